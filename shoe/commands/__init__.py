@@ -1,0 +1,1 @@
+"""One module a ``faro-shoe`` subcommand; see :mod:`shoe.cli`."""

@@ -1,0 +1,407 @@
+"""The deal: a state machine fed one exposed card at a time, in the box's order.
+
+Rules are pure and synchronous: each call returns the events it caused. Nothing is ever
+guessed: a duplicate card, a fifth of a rank, or a read the reader is unsure of is *held*
+(``deal.flag``) and nothing more is accepted until the operator resolves it with
+:meth:`Deal.correct`, :meth:`Deal.confirm`, :meth:`Deal.undo` or :meth:`Deal.void`.
+
+Every call is recorded as an :class:`Action`; replaying the actions rebuilds the deal
+exactly, events and all (that is how the service recovers after a power cut).
+
+>>> deal = Deal()
+>>> deal.expose(Card.parse("5D"))
+[Soda(card=Card.parse('5D'))]
+>>> deal.expose(Card.parse("KH"))
+[]
+>>> deal.expose(Card.parse("KS"))
+[Turn(number=1, loser=Card.parse('KH'), winner=Card.parse('KS'), split=True)]
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from shoe.cards import FULL_DECK, Card, FaroError, Rank
+from shoe.events import (
+    CallKind,
+    CallWindow,
+    CardCorrected,
+    CardFlagged,
+    CardWithdrawn,
+    DeckFinished,
+    DeckStarted,
+    DeckVoided,
+    Event,
+    FlagReason,
+    Hock,
+    LastTurn,
+    Pocket,
+    Soda,
+    Turn,
+)
+from shoe.settings import Settings, Variant
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Deal",
+    "DealStateError",
+    "Flag",
+    "IllegalCorrectionError",
+    "Role",
+    "Status",
+]
+
+DECK_SIZE = 52
+#: Faro: the call window opens once this many cards are exposed (soda + 24 turns).
+CALL_AFTER = 49
+
+
+class DealStateError(FaroError, RuntimeError):
+    """A call the deal cannot take in its present state (paused, over, nothing to undo)."""
+
+
+class IllegalCorrectionError(FaroError, ValueError):
+    """An operator's correction that the deck cannot hold (a card already exposed)."""
+
+
+class Status(enum.IntFlag):
+    """The deal's state, in the style of python-chess's ``Board.status()``."""
+
+    VALID = 0
+    FLAGGED = enum.auto()  # a read is held; see Deal.flag
+    FINISHED = enum.auto()
+    VOIDED = enum.auto()
+
+
+class Role(enum.Enum):
+    """What an exposure is in the deal."""
+
+    SODA = "soda"
+    LOSER = "loser"
+    WINNER = "winner"
+    HOCK = "hock"
+    POCKET = "pocket"
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A held read: the card the reader gave (None: unread) for ``exposure``, and why."""
+
+    exposure: int
+    card: Card | None
+    reason: FlagReason
+    conflict: int | None = None
+
+    @property
+    def event(self) -> CardFlagged:
+        return CardFlagged(self.exposure, self.card, self.reason, self.conflict)
+
+
+class ActionKind(enum.Enum):
+    EXPOSE = "expose"
+    CORRECT = "correct"
+    CONFIRM = "confirm"
+    UNDO = "undo"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One call made on a deal, as the journal records it."""
+
+    kind: ActionKind
+    card: Card | None = None
+    sure: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind.value}
+        if self.kind in (ActionKind.EXPOSE, ActionKind.CORRECT):
+            out["card"] = self.card.code if self.card else None
+        if self.kind is ActionKind.EXPOSE and not self.sure:
+            out["sure"] = False
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        try:
+            kind = ActionKind(data["action"])
+            code = data.get("card")
+            card = Card.parse(code) if code is not None else None
+            sure = data.get("sure", True)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FaroError(f"not a deal action: {data!r} ({exc})") from None
+        if not isinstance(sure, bool):
+            raise FaroError(f"not a deal action: {data!r} (sure must be true or false)")
+        return cls(kind, card, sure)
+
+
+class Deal:
+    """One deal of faro or stuss, from the shuffled deck to the last card."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.flag: Flag | None = None
+        self.actions: list[Action] = []
+        self._is_voided = False
+        self._cards: list[Card] = []
+        self._exposure_of: dict[Card, int] = {}
+        self._rank_count: Counter[Rank] = Counter()
+        self._started = DeckStarted(self.settings.variant)
+        self._events_by_card: list[list[Event]] = []  # make/unmake stack, one entry a card
+
+    # -- reading the state --------------------------------------------------------------
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The accepted cards, in exposure order."""
+        return tuple(self._cards)
+
+    @property
+    def events(self) -> list[Event]:
+        """The events of the accepted cards: what a fresh deal fed these cards would emit."""
+        return [self._started, *(e for evs in self._events_by_card for e in evs)]
+
+    @property
+    def exposed(self) -> int:
+        return len(self._cards)
+
+    @property
+    def is_finished(self) -> bool:
+        return len(self._cards) == DECK_SIZE
+
+    @property
+    def is_voided(self) -> bool:
+        return self._is_voided
+
+    @property
+    def is_paused(self) -> bool:
+        """True while a read is held for the operator."""
+        return self.flag is not None
+
+    @property
+    def status(self) -> Status:
+        status = Status.VALID
+        if self.flag:
+            status |= Status.FLAGGED
+        if self.is_finished:
+            status |= Status.FINISHED
+        if self._is_voided:
+            status |= Status.VOIDED
+        return status
+
+    @property
+    def splits(self) -> int:
+        return sum(1 for e in self.events if isinstance(e, Turn | LastTurn) and e.split)
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The cards not yet exposed (known from the deck), in new-deck order."""
+        return tuple(c for c in FULL_DECK if c not in self._exposure_of)
+
+    def role(self, exposure: int) -> Role:
+        """The role of the card at ``exposure`` (0–51) under this deal's variant."""
+        if not 0 <= exposure < DECK_SIZE:
+            raise IndexError(f"exposure {exposure} is outside 0–51")
+        if self.settings.variant is Variant.FARO:
+            if exposure == 0:
+                return Role.SODA
+            if exposure == DECK_SIZE - 1:
+                return Role.HOCK
+            return Role.LOSER if exposure % 2 else Role.WINNER
+        if exposure >= 2 * self.settings.turns:
+            return Role.POCKET
+        return Role.WINNER if exposure % 2 else Role.LOSER
+
+    def turn_of(self, exposure: int) -> int | None:
+        """The turn number an exposure belongs to (None for soda, hock and pocket)."""
+        role = self.role(exposure)
+        if role in (Role.SODA, Role.HOCK, Role.POCKET):
+            return None
+        first = 1 if self.settings.variant is Variant.FARO else 0
+        return (exposure - first) // 2 + 1
+
+    # -- the calls ----------------------------------------------------------------------
+
+    def expose(self, card: Card | None, *, sure: bool = True) -> list[Event]:
+        """The next card shows in the box. ``None``: it could not be read.
+
+        Returns the events it caused, or a ``CardFlagged`` if the deal holds it.
+        """
+        self._check_open()
+        if self.flag:
+            raise DealStateError(f"a read is held at exposure {self.flag.exposure}; resolve it first")
+        self.actions.append(Action(ActionKind.EXPOSE, card, sure))
+        flag = self._check(card)
+        if flag is None and not sure:
+            flag = Flag(self.exposed, card, FlagReason.UNSURE)
+        if flag:
+            self.flag = flag
+            return [flag.event]
+        assert card is not None
+        return self._accept(card)
+
+    def correct(self, card: Card) -> list[Event]:
+        """The operator names the held card. The deck must be able to hold it."""
+        flag = self._held()
+        problem = self._check(card)
+        if problem:
+            raise IllegalCorrectionError(
+                f"cannot correct exposure {flag.exposure} to {card.code}: "
+                f"{problem.reason.value.replace('_', ' ')} of exposure {problem.conflict}"
+            )
+        self.actions.append(Action(ActionKind.CORRECT, card))
+        self.flag = None
+        return [CardCorrected(flag.exposure, card, flag.card), *self._accept(card)]
+
+    def confirm(self) -> list[Event]:
+        """The operator accepts a held read the reader was unsure of, as it was read."""
+        flag = self._held()
+        if flag.reason is not FlagReason.UNSURE or flag.card is None:
+            raise IllegalCorrectionError(
+                f"exposure {flag.exposure} is held as {flag.reason.value.replace('_', ' ')}; "
+                "only an unsure read can be confirmed, correct it instead"
+            )
+        self.actions.append(Action(ActionKind.CONFIRM))
+        self.flag = None
+        return self._accept(flag.card)
+
+    def undo(self) -> list[Event]:
+        """Take back the last thing read: the held read if there is one, else the last card."""
+        if self._is_voided:
+            raise DealStateError("the deal is void")
+        if self.flag:
+            flag, self.flag = self.flag, None
+            self.actions.append(Action(ActionKind.UNDO))
+            return [CardWithdrawn(flag.exposure, flag.card, held=True)]
+        if not self._cards:
+            raise DealStateError("no card to undo")
+        self.actions.append(Action(ActionKind.UNDO))
+        card = self._cards.pop()
+        del self._exposure_of[card]
+        self._rank_count[card.rank] -= 1
+        self._events_by_card.pop()
+        return [CardWithdrawn(len(self._cards), card)]
+
+    def void(self) -> list[Event]:
+        """End the deal where it stands: it settles nothing more."""
+        self._check_open()
+        self.actions.append(Action(ActionKind.VOID))
+        self.flag = None
+        self._is_voided = True
+        return [DeckVoided(self.exposed)]
+
+    def apply(self, action: Action) -> list[Event]:
+        """Make one recorded call again."""
+        match action.kind:
+            case ActionKind.EXPOSE:
+                return self.expose(action.card, sure=action.sure)
+            case ActionKind.CORRECT:
+                assert action.card is not None
+                return self.correct(action.card)
+            case ActionKind.CONFIRM:
+                return self.confirm()
+            case ActionKind.UNDO:
+                return self.undo()
+            case ActionKind.VOID:
+                return self.void()
+
+    @classmethod
+    def replay(cls, actions: Iterable[Action], settings: Settings | None = None) -> Deal:
+        """Rebuild a deal from its recorded actions."""
+        deal = cls(settings)
+        for action in actions:
+            deal.apply(action)
+        return deal
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card], settings: Settings | None = None) -> Deal:
+        """Deal these cards in order; stops at the first held read (see ``deal.flag``)."""
+        deal = cls(settings)
+        for card in cards:
+            deal.expose(card)
+            if deal.flag:
+                break
+        return deal
+
+    # -- inside -------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._is_voided:
+            raise DealStateError("the deal is void")
+        if self.is_finished:
+            raise DealStateError("the deal is finished: all 52 cards are exposed")
+
+    def _held(self) -> Flag:
+        self._check_open()
+        if self.flag is None:
+            raise DealStateError("no read is held")
+        return self.flag
+
+    def _check(self, card: Card | None) -> Flag | None:
+        """Check a card against the deck; a Flag says why the deck cannot hold it."""
+        exposure = self.exposed
+        if card is None:
+            return Flag(exposure, None, FlagReason.UNREAD)
+        if card in self._exposure_of:
+            return Flag(exposure, card, FlagReason.DUPLICATE, self._exposure_of[card])
+        if self._rank_count[card.rank] >= 4:  # implied by the duplicate check for whole cards
+            fourth = max(i for c, i in self._exposure_of.items() if c.rank is card.rank)
+            return Flag(exposure, card, FlagReason.FIFTH_OF_RANK, fourth)
+        return None
+
+    def _accept(self, card: Card) -> list[Event]:
+        exposure = self.exposed
+        self._cards.append(card)
+        self._exposure_of[card] = exposure
+        self._rank_count[card.rank] += 1
+        events = self._rules_events(exposure, card)
+        self._events_by_card.append(events)
+        if self.is_finished:
+            events.append(DeckFinished(tuple(self._cards), self.splits))
+        return list(events)
+
+    def _rules_events(self, exposure: int, card: Card) -> list[Event]:
+        """The events one accepted card causes, by its place in the deal."""
+        role = self.role(exposure)
+        events: list[Event] = []
+        if role is Role.SODA:
+            events.append(Soda(card))
+        elif role is Role.WINNER:
+            loser = self._cards[exposure - 1]
+            number = self.turn_of(exposure)
+            assert number is not None
+            split = loser.rank is card.rank
+            is_called = (
+                self.settings.variant is Variant.FARO
+                and self.settings.call_the_turn
+                and number == self.settings.turns
+            )
+            events.append((LastTurn if is_called else Turn)(number, loser, card, split))
+            if (
+                self.settings.variant is Variant.FARO
+                and self.settings.call_the_turn
+                and exposure + 1 == CALL_AFTER
+            ):
+                events.append(self._call_window())
+        elif role is Role.HOCK:
+            events.append(Hock(card))
+        elif role is Role.POCKET and exposure == DECK_SIZE - 1:
+            events.append(Pocket(tuple(self._cards[2 * self.settings.turns :])))
+        return events
+
+    def _call_window(self) -> CallWindow:
+        ranks = tuple(sorted(c.rank for c in self.remaining))
+        distinct = len(set(ranks))
+        orders = math.factorial(3) // math.prod(math.factorial(n) for n in Counter(ranks).values())
+        if distinct == 3:
+            return CallWindow(ranks, CallKind.PLAIN, orders, self.settings.call_pays)
+        if distinct == 2:
+            return CallWindow(ranks, CallKind.CAT_HOP, orders, self.settings.cat_hop_pays)
+        return CallWindow(ranks, CallKind.THREE_OF_A_KIND, orders, None)
+
