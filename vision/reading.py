@@ -1,0 +1,41 @@
+"""What the reader says about one frame, and the shape every reader has."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from shoe.cards import Card, Rank, Suit
+
+__all__ = ["ACCEPT_THRESHOLD", "Reader", "Reading"]
+
+#: A reading at or above this confidence is taken as sure; below it the deal holds it.
+ACCEPT_THRESHOLD = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The reader's answer for one frame: the card, or None where it abstains.
+
+    ``rank``/``suit`` may be set when only one of them is sure (the audit needs both, faro
+    settles on rank); ``confidence`` is for the whole card, in 0–1.
+    """
+
+    card: Card | None
+    confidence: float
+    rank: Rank | None = None
+    suit: Suit | None = None
+    rank_confidence: float = 0.0
+    suit_confidence: float = 0.0
+
+    @property
+    def is_sure(self) -> bool:
+        return self.card is not None and self.confidence >= ACCEPT_THRESHOLD
+
+
+class Reader(Protocol):
+    """Anything that names the card in a BGR frame of the box's window."""
+
+    def read(self, frame: np.ndarray) -> Reading: ...
