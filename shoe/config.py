@@ -1,0 +1,420 @@
+"""The service's configuration: one TOML file, read with tomllib and validated up front.
+
+A bad value stops the start with one line naming the key, the value and what was expected:
+
+>>> parse({"camera": {"source": "webcam"}})
+Traceback (most recent call last):
+...
+shoe.config.ConfigError: camera.source: expected one of 'sim', 'picamera2', 'v4l2', 'file', \
+'images', got 'webcam'
+
+``shoe/data/config.example.toml`` is the commented example; every key has a default, so an
+empty file is a valid config (simulated camera, no keeper, no display).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shoe.cards import FaroError
+from shoe.settings import Settings
+
+__all__ = [
+    "DEFAULT_CONFIG_PATH",
+    "DEFAULT_STATE_DIR",
+    "ButtonsConfig",
+    "CameraConfig",
+    "Config",
+    "ConfigError",
+    "DisplayConfig",
+    "KeeperConfig",
+    "load",
+    "parse",
+]
+
+DEFAULT_CONFIG_PATH = Path("/etc/faro-shoe/config.toml")
+DEFAULT_STATE_DIR = Path("/var/lib/faro-shoe")
+
+CAMERA_SOURCES = ("sim", "picamera2", "v4l2", "file", "images")
+KEEPER_DRIVERS = ("servo", "pca9685", "shift-register", "ledboard", "terminal", "none")
+DISPLAY_MODELS = ("cd5220", "escpos", "serlcd", "matrix-orbital", "pfaro", "none")
+BUTTON_NAMES = ("new_deck", "undo", "confirm", "close_box", "break_beam")
+BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+RANKS = 13
+POSITIONS = 5  # a bead wire shows 0–4 cards gone
+_PIN_NAME = re.compile(r"^(GPIO|BCM)([0-9]|1[0-9]|2[0-7])$|^(BOARD|J8:)([1-9]|[1-3][0-9]|40)$")
+
+
+class ConfigError(FaroError, ValueError):
+    """A config file that cannot be read, or a key with a value it cannot take."""
+
+
+Pin = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """Where frames come from. ``pace`` is the simulated dealer's cards per minute."""
+
+    source: str = "sim"
+    seed: int = 1
+    pace: float = 60.0
+    device: str = "/dev/video0"
+    path: str = ""
+    width: int = 640
+    height: int = 480
+    fps: float = 30.0
+    deck_dir: str = ""  # sim only: render this deck's card images instead of built-in faces
+
+
+@dataclass(frozen=True, slots=True)
+class KeeperConfig:
+    """The case-keeper driver and its wiring.
+
+    ``pins``: 13 servo or LED pins, ace to king (servo, ledboard). ``channels``: 13 PCA9685
+    channels. ``pulse``: the servos' (min, max) pulse width in seconds; ``trim``: per rank, five
+    offsets in seconds added to the five positions' pulses. Shift register: ``data``, ``clock``,
+    ``latch`` pins (SPI MOSI, SCLK and a chip-select) and ``two_colour``.
+    """
+
+    driver: str = "none"
+    pins: tuple[Pin, ...] = ()
+    channels: tuple[int, ...] = ()
+    i2c_address: int = 0x40
+    pulse: tuple[float, float] = (0.0005, 0.0025)
+    trim: tuple[tuple[float, ...], ...] = ()
+    stagger: float = 0.05
+    data: Pin = 10
+    clock: Pin = 11
+    latch: Pin = 8
+    two_colour: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """The turn display: its model and port URL, and an optional ``$PFARO`` stream port."""
+
+    model: str = "none"
+    port: str = ""
+    baudrate: int = 0  # 0: the model's own default
+    pfaro_port: str = ""
+    pfaro_baudrate: int = 9600
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    """Operator panel and slot break-beam pins; None where the button is not fitted."""
+
+    new_deck: Pin | None = None
+    undo: Pin | None = None
+    confirm: Pin | None = None
+    close_box: Pin | None = None
+    break_beam: Pin | None = None
+    hold_time: float = 2.0  # destructive actions (new deck) need a hold this long
+    bounce_time: float = 0.05
+
+    def fitted(self) -> dict[str, Pin]:
+        return {n: p for n in BUTTON_NAMES if (p := getattr(self, n)) is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration of one shoe."""
+
+    state_dir: Path = DEFAULT_STATE_DIR
+    profile: str = ""  # a deck profile from `faro-shoe learn`; empty: read zero-shot
+    settings: Settings = field(default_factory=Settings)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    keeper: KeeperConfig = field(default_factory=KeeperConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    source: str = "<defaults>"  # where it was read from, for messages
+
+    @property
+    def journal_dir(self) -> Path:
+        return self.state_dir / "deals"
+
+    @property
+    def control_socket(self) -> Path:
+        return self.state_dir / "control.sock"
+
+
+def load(path: Path | str) -> Config:
+    """Read and validate a config file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse(data, source=str(path), base=path.parent)
+
+
+def parse(data: dict[str, Any], *, source: str = "<config>", base: Path | None = None) -> Config:
+    """Validate a TOML table as read by tomllib; relative paths resolve against ``base``."""
+    top = _Table(data, "")
+    state_dir = top.path("state_dir", str(DEFAULT_STATE_DIR), base)
+    profile = top.string("profile", "")
+    if profile:
+        profile = str(_resolve(profile, base))
+    settings = _settings(top.table("deal"))
+    camera = _camera(top.table("camera"), base)
+    keeper = _keeper(top.table("keeper"))
+    display = _display(top.table("display"))
+    buttons = _buttons(top.table("buttons"))
+    top.done()
+    _check_pins_unique(keeper, buttons)
+    return Config(state_dir, profile, settings, camera, keeper, display, buttons, source)
+
+
+# -- sections ------------------------------------------------------------------------------
+
+
+def _settings(table: _Table) -> Settings:
+    known = Settings.__dataclass_fields__
+    for name in table.data:
+        table.get(name, None)
+    table.seen = set(known)
+    table.done()
+    try:
+        return Settings.from_json(dict(table.data))
+    except ValueError as exc:
+        raise ConfigError(f"deal.{exc}") from None
+
+
+def _camera(t: _Table, base: Path | None) -> CameraConfig:
+    source = t.choice("source", "sim", CAMERA_SOURCES)
+    t.seen.update(("path", "deck_dir"))  # read below only when given
+    cam = CameraConfig(
+        source=source,
+        seed=t.integer("seed", 1, 0, 2**32 - 1),
+        pace=t.number("pace", 60.0, 1.0, 6000.0),
+        device=t.string("device", "/dev/video0"),
+        path=str(t.path("path", "", base)) if "path" in t.data else "",
+        width=t.integer("width", 640, 160, 4096),
+        height=t.integer("height", 480, 120, 4096),
+        fps=t.number("fps", 30.0, 1.0, 240.0),
+        deck_dir=str(t.path("deck_dir", "", base)) if "deck_dir" in t.data else "",
+    )
+    t.done()
+    if source in ("file", "images") and not cam.path:
+        what = "a video file" if source == "file" else "a folder of images"
+        raise ConfigError(f"camera.path: expected {what} for source = {source!r}, got nothing")
+    return cam
+
+
+def _keeper(t: _Table) -> KeeperConfig:
+    driver = t.choice("driver", "none", KEEPER_DRIVERS)
+    needs_pins = driver in ("servo", "ledboard")
+    pins = t.pins("pins", RANKS if needs_pins else None)
+    if needs_pins and not pins:
+        raise ConfigError(f"keeper.pins: expected {RANKS} pins (ace to king) for driver = "
+                          f"{driver!r}, got nothing")
+    channels = t.int_list("channels", 0, 15, RANKS)
+    pulse = t.float_list("pulse", [0.0005, 0.0025], 0.0001, 0.005, 2)
+    if pulse[0] >= pulse[1]:
+        raise ConfigError(f"keeper.pulse: expected [min, max] with min < max, got {pulse}")
+    trim_raw = t.get("trim", [])
+    if not isinstance(trim_raw, list) or len(trim_raw) not in (0, RANKS):
+        raise ConfigError(
+            f"keeper.trim: expected {RANKS} lists of {POSITIONS} offsets, got {trim_raw!r}"
+        )
+    rows = _Table({f"trim[{i}]": row for i, row in enumerate(trim_raw)}, "keeper.")
+    trim = tuple(
+        tuple(rows.float_list(f"trim[{i}]", [], -0.001, 0.001, POSITIONS))
+        for i in range(len(trim_raw))
+    )
+    keeper = KeeperConfig(
+        driver=driver,
+        pins=tuple(pins),
+        channels=tuple(channels) if channels else tuple(range(RANKS)),
+        i2c_address=t.integer("i2c_address", 0x40, 0x03, 0x77),
+        pulse=(pulse[0], pulse[1]),
+        trim=trim,
+        stagger=t.number("stagger", 0.05, 0.0, 1.0),
+        data=t.pin("data", 10),
+        clock=t.pin("clock", 11),
+        latch=t.pin("latch", 8),
+        two_colour=t.flag("two_colour", False),
+    )
+    t.done()
+    return keeper
+
+
+def _display(t: _Table) -> DisplayConfig:
+    model = t.choice("model", "none", DISPLAY_MODELS)
+    port = t.string("port", "")
+    if model != "none" and not port:
+        raise ConfigError(f"display.port: expected a port URL or device (like "
+                          f"'/dev/serial/by-id/…' or 'socket://host:port') for model = {model!r}, "
+                          "got nothing")
+    display = DisplayConfig(
+        model=model,
+        port=port,
+        baudrate=t.choice_int("baudrate", 0, (0, *BAUDRATES)),
+        pfaro_port=t.string("pfaro_port", ""),
+        pfaro_baudrate=t.choice_int("pfaro_baudrate", 9600, BAUDRATES),
+    )
+    t.done()
+    return display
+
+
+def _buttons(t: _Table) -> ButtonsConfig:
+    pins = {name: t.pin(name, None) for name in BUTTON_NAMES}
+    buttons = ButtonsConfig(
+        **pins,
+        hold_time=t.number("hold_time", 2.0, 0.0, 10.0),
+        bounce_time=t.number("bounce_time", 0.05, 0.0, 1.0),
+    )
+    t.done()
+    return buttons
+
+
+def _check_pins_unique(keeper: KeeperConfig, buttons: ButtonsConfig) -> None:
+    used: dict[str, str] = {}
+    claims: list[tuple[str, Pin]] = [(f"buttons.{n}", p) for n, p in buttons.fitted().items()]
+    if keeper.driver in ("servo", "ledboard"):
+        claims += [(f"keeper.pins[{i}]", p) for i, p in enumerate(keeper.pins)]
+    if keeper.driver == "shift-register":
+        claims += [(f"keeper.{n}", getattr(keeper, n)) for n in ("data", "clock", "latch")]
+    for key, pin in claims:
+        name = _pin_key(pin)
+        if name in used:
+            raise ConfigError(f"{key}: pin {pin!r} is already used by {used[name]}")
+        used[name] = key
+
+
+def _pin_key(pin: Pin) -> str:
+    """GPIO17, BCM17 and 17 are the same pin."""
+    if isinstance(pin, int):
+        return f"GPIO{pin}"
+    return pin.upper().replace("BCM", "GPIO")
+
+
+def _resolve(value: str, base: Path | None) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() or base is None else base / path
+
+
+class _Table:
+    """One TOML table with typed, range-checked getters; unknown keys are an error."""
+
+    def __init__(self, data: Any, prefix: str) -> None:
+        self.data: dict[str, Any] = data
+        self.prefix = prefix
+        self.seen: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+    def fail(self, name: str, expected: str, value: Any) -> ConfigError:
+        return ConfigError(f"{self.key(name)}: expected {expected}, got {value!r}")
+
+    def get(self, name: str, default: Any) -> Any:
+        self.seen.add(name)
+        return self.data.get(name, default)
+
+    def table(self, name: str) -> _Table:
+        value = self.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail(name, f"a table [{self.key(name)}]", value)
+        return _Table(value, f"{self.key(name)}.")
+
+    def string(self, name: str, default: str) -> str:
+        value = self.get(name, default)
+        if not isinstance(value, str):
+            raise self.fail(name, "a string", value)
+        return value
+
+    def path(self, name: str, default: str, base: Path | None) -> Path:
+        value = self.string(name, default)
+        if not value:
+            raise self.fail(name, "a path", value)
+        return _resolve(value, base)
+
+    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
+        value = self.get(name, default)
+        if value not in choices:
+            raise self.fail(name, "one of " + ", ".join(repr(c) for c in choices), value)
+        return str(value)
+
+    def choice_int(self, name: str, default: int, choices: tuple[int, ...]) -> int:
+        value = self.get(name, default)
+        if type(value) is not int or value not in choices:
+            raise self.fail(name, "one of " + ", ".join(map(str, choices)), value)
+        return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        value = self.get(name, default)
+        if not isinstance(value, bool):
+            raise self.fail(name, "true or false", value)
+        return value
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self.get(name, default)
+        if type(value) is not int or not low <= value <= high:
+            raise self.fail(name, f"a whole number from {low} to {high}", value)
+        return value
+
+    def number(self, name: str, default: float, low: float, high: float) -> float:
+        value = self.get(name, default)
+        if type(value) not in (int, float) or not low <= value <= high:
+            raise self.fail(name, f"a number from {low:g} to {high:g}", value)
+        return float(value)
+
+    def float_list(self, name: str, default: list[float], low: float, high: float,
+                   length: int) -> list[float]:
+        value = self.get(name, default)
+        ok = isinstance(value, list) and len(value) == length and all(
+            type(v) in (int, float) and low <= v <= high for v in value)
+        if not ok:
+            raise self.fail(name, f"a list of {length} numbers from {low:g} to {high:g}", value)
+        return [float(v) for v in value]
+
+    def int_list(self, name: str, low: int, high: int, length: int) -> list[int]:
+        value = self.get(name, [])
+        ok = isinstance(value, list) and len(value) in (0, length) and all(
+            type(v) is int and low <= v <= high for v in value)
+        if not ok or len(set(value)) != len(value):
+            raise self.fail(name, f"{length} different whole numbers from {low} to {high}", value)
+        return list(value)
+
+    def pin(self, name: str, default: Pin | None) -> Any:
+        value = self.get(name, default)
+        if value is None or _is_pin(value):
+            return value
+        raise self.fail(name, "a GPIO pin: a BCM number 0–27 or a name like 'GPIO17' or 'BOARD11'",
+                        value)
+
+    def pins(self, name: str, length: int | None) -> list[Pin]:
+        value = self.get(name, [])
+        if not isinstance(value, list) or (value and length is not None and len(value) != length):
+            raise self.fail(name, f"a list of {length or 'the'} GPIO pins (ace to king)", value)
+        for i, pin in enumerate(value):
+            if not _is_pin(pin):
+                raise ConfigError(f"{self.key(name)}[{i}]: expected a GPIO pin: a BCM number "
+                                  f"0–27 or a name like 'GPIO17', got {pin!r}")
+        return value
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.seen)
+        if unknown:
+            name = unknown[0]
+            known = ", ".join(sorted(self.seen)) or "none"
+            raise ConfigError(f"{self.key(name)}: unknown key (set to {self.data[name]!r}); "
+                              f"expected one of: {known}")
+
+
+def _is_pin(value: Any) -> bool:
+    if type(value) is int:
+        return 0 <= value <= 27
+    return isinstance(value, str) and bool(_PIN_NAME.match(value.upper()))
