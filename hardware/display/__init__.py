@@ -1,0 +1,38 @@
+"""The turn display: what the 2×20 screen says, each model's bytes, and the port writer.
+
+- :mod:`.layout`: ``Screen`` (two 20-character lines) and ``screen_for(event)``;
+- encoders, pure functions of an event or Screen: :mod:`.cd5220`, :mod:`.escpos`,
+  :mod:`.serlcd`, :mod:`.matrix_orbital`, and the ``$PFARO`` sentence stream :mod:`.pfaro`;
+- :mod:`.models`: the registry by config name (``model_named("serlcd")``);
+- :mod:`.writer`: ``DisplayWriter(url, model)``, a thread that owns the port.
+
+Build one from the config::
+
+    writer = DisplayWriter(config.display.port, model_named(config.display.model),
+                           baudrate=config.display.baudrate or None)
+    writer.show(event)          # never blocks
+    writer.status.connected
+    writer.close()
+"""
+
+from .encoding import DisplayModel
+from .layout import InvalidScreenError, Screen, screen_for, test_pattern
+from .models import MODELS, DisplayConfigError, model_named
+from .pfaro import BadChecksumError, InvalidSentenceError
+from .writer import DisplayWriter, WriterStatus, check_port_url
+
+__all__ = [
+    "MODELS",
+    "BadChecksumError",
+    "DisplayConfigError",
+    "DisplayModel",
+    "DisplayWriter",
+    "InvalidScreenError",
+    "InvalidSentenceError",
+    "Screen",
+    "WriterStatus",
+    "check_port_url",
+    "model_named",
+    "screen_for",
+    "test_pattern",
+]
