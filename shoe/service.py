@@ -1,0 +1,462 @@
+"""The service's main loop: frames in, the deal in the middle, journal and outputs out.
+
+One thread runs the loop. Each pass it answers whatever is waiting (signals, the control
+socket, buttons), looks at one camera frame, hands any new exposure to the deal, journals
+the call (fsynced) and then tells the outputs. Outputs return at once: each slow device has
+its own thread and shows the latest whole state (see :class:`Latest`), so the camera never
+waits on a display or a servo. After a healthy pass the loop pings the systemd watchdog.
+
+Signal handlers only write a byte to a socketpair that the loop selects on: SIGTERM and
+SIGINT stop cleanly (journal flushed, STOPPING sent), SIGHUP reloads the config.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import selectors
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from casekeeper import Case
+from shoe import journal as journal_module
+from shoe.cards import Card, FaroError
+from shoe.config import Config
+from shoe.control import ControlServer, Reply
+from shoe.deal import Deal, DealStateError, Flag, IllegalCorrectionError
+from shoe.describe import describe
+from shoe.events import DeckStarted, Event, to_json
+from shoe.journal import Journal, ReadRecord
+from vision.reading import Reading
+
+__all__ = [
+    "CameraTroubleError",
+    "Exposure",
+    "Eyes",
+    "Inbox",
+    "Latest",
+    "Notifier",
+    "Output",
+    "Parts",
+    "Service",
+    "ShoeState",
+    "open_deal",
+]
+
+log = logging.getLogger("faro-shoe")
+T = TypeVar("T")
+
+
+class CameraTroubleError(FaroError):
+    """The camera gives no frames now; it is being reopened."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    """A new card at rest in the box, as the vision read it; ``at``: when it came to rest."""
+
+    reading: Reading
+    at: float
+
+
+class Eyes(Protocol):
+    """The camera and the vision behind it, as the loop sees them."""
+
+    @property
+    def ended(self) -> bool:
+        """The source has no more frames (a file played out, the simulated deck dealt)."""
+
+    def look(self) -> list[Exposure]:
+        """Take one frame (waiting at most about a frame); raise CameraTroubleError if none."""
+
+    def beam(self, t: float) -> None:
+        """The slot's break-beam saw a card leave at ``t``."""
+
+    def reread(self) -> None:
+        """Forget the card in view, so it is read again (after an undo)."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeState:
+    """The whole state the outputs show, and what just changed (``new``).
+
+    On a restart or reload ``new`` holds the one event the display should show again.
+    """
+
+    deal_id: str
+    events: tuple[Event, ...]
+    new: tuple[Event, ...]
+    case: Case
+    flag: Flag | None
+    exposed: int
+    finished: bool
+    voided: bool
+    alert: str | None = None
+    redraw: bool = False
+
+
+class Output(Protocol):
+    """Anything that shows the state: returns at once, does slow work in its own thread."""
+
+    def update(self, state: ShoeState) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Notifier(Protocol):
+    watchdog_interval: float | None
+
+    def ready(self, status: str | None = None) -> bool: ...
+    def stopping(self) -> bool: ...
+    def reloading(self) -> bool: ...
+    def watchdog(self) -> bool: ...
+    def status(self, text: str) -> bool: ...
+
+
+@dataclass
+class Parts:
+    """What the composition root builds from the config for the loop."""
+
+    eyes: Eyes
+    outputs: list[Output] = field(default_factory=list)
+    inputs: list[Any] = field(default_factory=list)  # buttons etc.: closed on stop/reload
+
+    def close(self) -> None:
+        for part in [self.eyes, *self.outputs, *self.inputs]:
+            try:
+                part.close()
+            except Exception:  # closing one part must not leave the others open
+                log.exception("closing %r", part)
+
+
+class Latest(Generic[T]):
+    """Runs ``show`` on the newest value in its own thread; values it had no time for are
+    skipped, since each one is a whole state."""
+
+    def __init__(self, show: Callable[[T], None], name: str) -> None:
+        self._show = show
+        self._box: queue.Queue[T | None] = queue.Queue(maxsize=1)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def put(self, value: T) -> None:
+        with contextlib.suppress(queue.Empty):
+            self._box.get_nowait()  # drop the older state not yet shown
+        with contextlib.suppress(queue.Full):
+            self._box.put_nowait(value)
+
+    def close(self, timeout: float = 2.0) -> None:
+        with contextlib.suppress(queue.Empty):
+            self._box.get_nowait()
+        self._box.put(None)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while (value := self._box.get()) is not None:
+            try:
+                self._show(value)
+            except Exception:  # a device failing must not stop later updates
+                log.exception("%s failed", self._thread.name)
+
+
+class Inbox:
+    """Work for the loop from other threads and from signal handlers, behind one fd."""
+
+    def __init__(self) -> None:
+        self._read, self._write = socket.socketpair()
+        self._read.setblocking(False)
+        self._write.setblocking(False)
+        self._ops: queue.SimpleQueue[tuple[str, dict[str, Any]]] = queue.SimpleQueue()
+
+    def fileno(self) -> int:
+        return self._read.fileno()
+
+    def post(self, op: str, **args: Any) -> None:
+        """From any thread (a button's callback): ask the loop to do ``op``."""
+        self._ops.put((op, args))
+        self._wake(b"\0")
+
+    def signal(self, signum: int, _frame: object = None) -> None:
+        """A signal handler: only a byte to the socketpair, nothing that takes a lock."""
+        self._wake(bytes([signum]))
+
+    def drain(self) -> tuple[list[int], list[tuple[str, dict[str, Any]]]]:
+        signals: list[int] = []
+        with contextlib.suppress(BlockingIOError):
+            while data := self._read.recv(256):
+                signals.extend(b for b in data if b)
+        ops = []
+        while not self._ops.empty():
+            ops.append(self._ops.get_nowait())
+        return signals, ops
+
+    def close(self) -> None:
+        self._read.close()
+        self._write.close()
+
+    def _wake(self, byte: bytes) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            self._write.send(byte)
+
+
+def open_deal(config: Config) -> tuple[Journal, Deal]:
+    """The deal in progress from the newest journal, replayed, or a new one."""
+    record = journal_module.latest(config.journal_dir)
+    if record is not None:
+        deal = record.deal()
+        if not (deal.is_finished or deal.is_voided):
+            log.info("resuming deal %s: %d cards exposed%s", record.deal_id, deal.exposed,
+                     ", a read held" if deal.flag else "")
+            return Journal.resume(record), deal
+    journal = Journal.new(config.journal_dir, config.settings)
+    log.info("new deal %s", journal.deal_id)
+    return journal, Deal(config.settings)
+
+
+Rebuild = Callable[[Config, Deal], Parts]
+Reload = Callable[[], Config]
+
+
+class Service:
+    """The loop. ``rebuild`` builds parts from a config (on SIGHUP, from ``reload``)."""
+
+    def __init__(self, config: Config, journal: Journal, deal: Deal, parts: Parts,
+                 notifier: Notifier, inbox: Inbox, *, control: ControlServer | None = None,
+                 reload: Reload | None = None, rebuild: Rebuild | None = None,
+                 stop_when_finished: bool = False, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.config = config
+        self.journal = journal
+        self.deal = deal
+        self.parts = parts
+        self.notifier = notifier
+        self.inbox = inbox
+        self.control = control
+        self._reload = reload
+        self._rebuild = rebuild
+        self._stop_when_finished = stop_when_finished
+        self._clock = clock
+        self._stopping = False
+        self._alert: str | None = None
+        self._last_ping = float("-inf")
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(inbox, selectors.EVENT_READ, "inbox")
+        if control is not None:
+            self._selector.register(control, selectors.EVENT_READ, "control")
+
+    # -- running ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run until stopped; returns the exit status."""
+        self._install_signals()
+        self._publish((), redraw=True)
+        self.notifier.ready(self._status_line())
+        log.info("ready: deal %s, %d cards exposed", self.journal.deal_id, self.deal.exposed)
+        try:
+            while not self._stopping:
+                idle = self.parts.eyes.ended or self._alert is not None or self._is_done()
+                self._answer_waiting(timeout=0.05 if idle else 0.0)
+                if not self._stopping and not self.parts.eyes.ended:
+                    self._look()
+                self._healthy_pass()
+                if self._stop_when_finished and self._is_done():
+                    break
+        finally:
+            self._shut_down()
+        return 0
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    def _is_done(self) -> bool:
+        return self.deal.is_finished or self.deal.is_voided
+
+    def _install_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # the demo's or a test's thread: the caller stops it with stop()
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(signum, self.inbox.signal)
+
+    def _answer_waiting(self, timeout: float) -> None:
+        for key, _ in self._selector.select(timeout):
+            if key.data == "control" and self.control is not None:
+                self.control.serve_one(self.handle)
+            elif key.data == "inbox":
+                signals, ops = self.inbox.drain()
+                for signum in signals:
+                    self._on_signal(signum)
+                for op, args in ops:
+                    reply = self.handle({"op": op, **args}, source="button")
+                    if not reply.get("ok"):
+                        log.warning("%s: %s", op, reply.get("error"))
+
+    def _on_signal(self, signum: int) -> None:
+        if signum == signal.SIGHUP:
+            self.reload()
+        else:
+            log.info("stopping on %s", signal.Signals(signum).name)
+            self._stopping = True
+
+    def _look(self) -> None:
+        try:
+            exposures = self.parts.eyes.look()
+        except CameraTroubleError as exc:
+            if self._alert is None:
+                log.error("camera: %s; reopening it", exc)
+                self._alert = "CAMERA LOST"
+                self.notifier.status(f"camera lost: {exc}")
+                self._publish(())
+            return
+        if self._alert is not None:
+            log.info("camera: frames again")
+            self._alert = None
+            self.notifier.status(self._status_line())
+            self._publish((), redraw=True)
+        for exposure in exposures:
+            self._expose(exposure)
+
+    def _healthy_pass(self) -> None:
+        interval = self.notifier.watchdog_interval
+        now = self._clock()
+        if interval and now - self._last_ping >= interval / 4:
+            self.notifier.watchdog()
+            self._last_ping = now
+
+    def _shut_down(self) -> None:
+        self.notifier.stopping()
+        log.info("stopping: journal %s flushed", self.journal.path.name)
+        self.journal.close()
+        self.parts.close()
+        if self.control is not None:
+            self.control.close()
+        self._selector.close()
+
+    # -- the deal ---------------------------------------------------------------------------
+
+    def _expose(self, exposure: Exposure) -> None:
+        reading = exposure.reading
+        if self._is_done():
+            log.warning("a card showed after the deal ended; ignored (start a new deck)")
+            return
+        if self.deal.flag is not None:
+            log.warning("a card showed while exposure %d is held; ignored until it is resolved",
+                        self.deal.flag.exposure)
+            return
+        cards = self.deal.cards
+        if reading.is_sure and cards and reading.card == cards[-1]:
+            # The card already accepted, seen again (still in view after a restart, or a
+            # hand passed over it): no deck holds a card twice.
+            log.debug("%s is still in view", reading.card)
+            return
+        events = self.deal.expose(reading.card, sure=reading.is_sure)
+        self._record(events, "camera", ReadRecord(reading.card, reading.confidence))
+
+    def _record(self, events: list[Event], source: str, read: ReadRecord | None = None) -> None:
+        """Journal the deal's last call (on disk before anything else hears of it), then tell."""
+        self.journal.append(self.deal.actions[-1], events, source=source, read=read)
+        self._publish(tuple(events))
+
+    def handle(self, request: dict[str, Any], source: str = "control") -> Reply:
+        """Do one operator request (control socket or button); the reply says how it went."""
+        op = request.get("op")
+        try:
+            if op == "status":
+                return {"ok": True, "message": self._status_line(), "state": self._state_json()}
+            if op == "new_deck":
+                return self._new_deck()
+            if op == "correct":
+                events = self.deal.correct(Card.parse(str(request.get("card"))))
+            elif op == "confirm":
+                events = self.deal.confirm()
+            elif op == "undo":
+                events = self.deal.undo()
+                self.parts.eyes.reread()
+            elif op == "void":
+                events = self.deal.void()
+            else:
+                return {"ok": False, "error": f"unknown request {op!r}", "kind": "bad_input"}
+        except (IllegalCorrectionError, ValueError) as exc:
+            return {"ok": False, "error": str(exc), "kind": "bad_input"}
+        except DealStateError as exc:
+            return {"ok": False, "error": str(exc), "kind": "refused"}
+        self._record(events, source)
+        message = "; ".join(describe(e, symbols=False) for e in events) or "done"
+        log.info("%s by %s: %s", op, source, message)
+        return {"ok": True, "message": message, "state": self._state_json()}
+
+    def _new_deck(self) -> Reply:
+        if not self._is_done() and self.deal.exposed:
+            return {"ok": False, "kind": "refused",
+                    "error": f"deal {self.journal.deal_id} is in progress with "
+                             f"{self.deal.exposed} cards; void it first"}
+        self.journal.close()
+        self.journal = Journal.new(self.config.journal_dir, self.config.settings)
+        self.deal = Deal(self.config.settings)
+        self.parts.eyes.reread()
+        log.info("new deal %s", self.journal.deal_id)
+        self._publish((DeckStarted(self.config.settings.variant),))
+        return {"ok": True, "message": f"new deal {self.journal.deal_id}",
+                "state": self._state_json()}
+
+    def reload(self) -> None:
+        """SIGHUP: read the config again; a bad one is reported and the old one kept."""
+        if self._reload is None or self._rebuild is None:
+            return
+        self.notifier.reloading()
+        try:
+            config = self._reload()
+            parts = self._rebuild(config, self.deal)
+        except FaroError as exc:
+            log.error("reload refused, keeping the running config: %s", exc)
+        else:
+            self.parts.close()
+            self.parts, self.config = parts, config
+            if config.settings != self.deal.settings:
+                log.info("the new deal settings apply from the next deck")
+            log.info("config reloaded from %s", config.source)
+            self._publish((), redraw=True)
+        self.notifier.ready(self._status_line())
+
+    # -- telling the outputs ----------------------------------------------------------------
+
+    def _publish(self, new: tuple[Event, ...], *, redraw: bool = False) -> None:
+        events = tuple(self.deal.events)
+        if redraw and not new:
+            new = (self.deal.flag.event,) if self.deal.flag else events[-1:]
+        state = ShoeState(
+            deal_id=self.journal.deal_id, events=events, new=new,
+            case=Case.from_events(events), flag=self.deal.flag, exposed=self.deal.exposed,
+            finished=self.deal.is_finished, voided=self.deal.is_voided, alert=self._alert,
+            redraw=redraw,
+        )
+        for output in self.parts.outputs:
+            try:
+                output.update(state)
+            except Exception:  # one broken output must not stop the deal
+                log.exception("output %r failed", output)
+
+    def _status_line(self) -> str:
+        held = f", exposure {self.deal.flag.exposure} held" if self.deal.flag else ""
+        done = " (finished)" if self.deal.is_finished else " (void)" if self.deal.is_voided else ""
+        return f"deal {self.journal.deal_id}: {self.deal.exposed} cards{held}{done}"
+
+    def _state_json(self) -> dict[str, Any]:
+        flag = self.deal.flag
+        last = self.deal.events[-1]
+        return {
+            "deal": self.journal.deal_id,
+            "exposed": self.deal.exposed,
+            "finished": self.deal.is_finished,
+            "voided": self.deal.is_voided,
+            "held": to_json(flag.event) if flag else None,
+            "last": to_json(last),
+            "camera": self._alert or "ok",
+        }
