@@ -79,7 +79,11 @@ class Flat:
 
 @dataclass(frozen=True, slots=True)
 class HighCard:
-    """The high-card bar: the winner outranks the loser. Action every turn."""
+    """The high-card bar: the winner outranks the loser. Action every turn.
+
+    On a split the setting ``high_card_on_split`` rules: the bank takes half (stuss too,
+    as the setting says half) or it is a push.
+    """
 
 
 class Parity(enum.Enum):
@@ -89,7 +93,10 @@ class Parity(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class EvenOdd:
-    """The winner's rank is even / odd (A=1, J=11, Q=12, K=13)."""
+    """The winner's rank is even / odd (A=1, J=11, Q=12, K=13).
+
+    The sources say nothing of a split here, so a split settles on the winner's rank too.
+    """
 
     parity: Parity
 
@@ -153,9 +160,15 @@ class Bet:
         return cls(EvenOdd(Parity.ODD), stake)
 
     @classmethod
-    def call(cls, window: CallWindow, order: Iterable[Rank], stake: int) -> Bet:
-        """Call the turn: ``order`` is the loser, winner and hock the player names."""
-        called = tuple(order)
+    def call(cls, window: CallWindow, order: str | Iterable[Rank], stake: int) -> Bet:
+        """Call the turn: ``order`` names the loser, winner and hock, e.g. ``"3-8-K"``."""
+        if isinstance(order, str):
+            try:
+                called = tuple(Rank.parse(part) for part in order.split("-"))
+            except ValueError:
+                raise InvalidBetError(f"not a call of the turn: {order!r}") from None
+        else:
+            called = tuple(order)
         text = "-".join(r.code for r in called)
         if window.kind is CallKind.THREE_OF_A_KIND or window.pays is None:
             raise InvalidBetError(f"no bets are taken on three of a kind: {text!r}")
@@ -319,7 +332,7 @@ class Limits:
 
 
 def parlee(bet: Bet, outcome: Outcome, limits: Limits) -> Bet:
-    """Let a won bet ride: the stake and the winnings, within the running limit."""
+    """Let a won bet ride: the stake and the winnings, all of it going, within the running limit."""
     if outcome.result is not Result.WIN:
         raise InvalidBetError(f"only a won bet can ride, not a {outcome.result.value}")
     riding = replace(bet, stake=bet.stake + outcome.amount, half_goes=False)

@@ -33,7 +33,7 @@ from shoe.bets import (
 )
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from shoe.deal import Deal
-from shoe.events import CallKind, CallWindow, LastTurn, Turn
+from shoe.events import CallKind, CallWindow, LastTurn, Pocket, Turn
 from shoe.settings import MixedOutcome, OddUnit, Settings, SplitRule, Variant
 
 R = Rank.parse
@@ -304,6 +304,13 @@ def test_calling_the_turn_pays_four_to_one_on_the_exact_order() -> None:
     assert settle(wrong, last) == Outcome(Result.LOSE, 5)
 
 
+def test_a_call_may_be_written_as_text() -> None:
+    window, _ = called("3H", "8S", "KD")
+    assert Bet.call(window, "3-8-k", 5) == Bet.call(window, [R("3"), R("8"), R("K")], 5)
+    with pytest.raises(InvalidBetError, match="'3-8-X'"):
+        Bet.call(window, "3-8-X", 5)
+
+
 def test_calling_the_turn_pays_the_literal_hoyle_odds_when_set() -> None:
     window, last = called("3H", "8S", "KD", call_pays=(3, 1))
     assert settle(Bet.call(window, [R("3"), R("8"), R("K")], 5), last) == Outcome(Result.WIN, 15)
@@ -358,6 +365,19 @@ def test_a_multi_card_bet_with_a_live_rank_is_no_sleeper() -> None:
     assert not is_sleeper(Bet.multi("5-6", 2), {Rank.FIVE})
     assert is_sleeper(Bet.multi("5-6", 2), {Rank.FIVE, Rank.SIX})
     assert not is_sleeper(Bet.high_card(2), set(Rank))
+
+
+def test_stuss_bets_on_the_pocketed_ranks_go_to_the_house() -> None:
+    settings = Settings(variant=Variant.STUSS, stuss_pocket=True)
+    kings = [c for c in FULL_DECK if c.rank is Rank.KING]
+    deal = Deal.from_cards([c for c in FULL_DECK if c.rank is not Rank.KING] + kings, settings)
+    (pocket,) = [e for e in deal.events if isinstance(e, Pocket)]
+    assert {c.rank for c in pocket.cards} == {Rank.KING}
+    bet = Bet.flat(Rank.KING, 6)
+    turns = [e for e in deal.events if isinstance(e, Turn)]
+    assert len(turns) == 24
+    assert all(settle(bet, t, settings).result is Result.NO_ACTION for t in turns)
+    assert forfeit(bet) == Outcome(Result.FORFEIT, 6)
 
 
 def test_a_bet_left_after_the_last_card_belongs_to_the_house() -> None:
@@ -494,3 +514,38 @@ def test_broken_bank_pays_no_more_than_it_holds_and_coppers_first(
     copper_short = any(p < a for p, (b, a) in zip(paid, owed, strict=True) if b.coppered)
     if copper_short:
         assert all(p == 0 for p, (b, _) in zip(paid, owed, strict=True) if not b.coppered)
+
+
+@given(decks, stakes)
+def test_flat_bet_stands_untouched_until_its_rank_comes_in_a_turn(
+    deck: list[Card], stake: int
+) -> None:
+    turns = deal_turns(deck)
+    for rank in Rank:
+        bet = Bet.flat(rank, stake)
+        outcomes = [settle(bet, t) for t in turns]
+        shows = [rank in (t.loser.rank, t.winner.rank) for t in turns]
+        assert [o.is_settled for o in outcomes] == shows
+        first = next((i for i, s in enumerate(shows) if s), None)
+        if first is not None:
+            t = turns[first]
+            expected = (Result.SPLIT if t.split
+                        else Result.WIN if t.winner.rank is rank else Result.LOSE)
+            assert outcomes[first].result is expected
+
+
+def test_bet_rules_import_only_the_pure_modules() -> None:
+    import ast
+    from pathlib import Path
+
+    import shoe.bets
+    import shoe.layout
+
+    allowed = {"shoe.cards", "shoe.settings", "shoe.events", "shoe.layout"}
+    for module in (shoe.bets, shoe.layout):
+        tree = ast.parse(Path(str(module.__file__)).read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        ours = {name for name in imported if name and name.split(".")[0] == "shoe"}
+        assert ours <= allowed, module.__name__
+        assert not imported & {"cv2", "serial", "gpiozero", "numpy", "os", "io", "pathlib"}
