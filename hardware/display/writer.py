@@ -151,6 +151,11 @@ class DisplayWriter:
         """The open port, or None while disconnected (for diagnostics and loop:// tests)."""
         return self._port
 
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until the port is open; False if ``timeout`` passed first."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._port is not None, timeout)
+
     def wait_idle(self, timeout: float) -> bool:
         """Wait until everything queued is written; False if ``timeout`` passed first."""
         deadline = time.monotonic() + timeout
