@@ -23,6 +23,7 @@ from shoe.events import (
     Event,
     Hock,
     LastTurn,
+    Loser,
     Pocket,
     Soda,
     Turn,
@@ -75,8 +76,8 @@ class Case:
     def from_events(cls, events: Iterable[Event]) -> Case:
         """Build the case from a deal's events (``deal.events``), in order.
 
-        A loser shows as a loser as soon as it is exposed; when its winner comes and the
-        turn is a split, both become the split's one mark.
+        A loser shows as a loser as soon as it is exposed (its ``Loser`` event); when its
+        winner comes and the turn is a split, both become the split's one mark.
         """
         variant = Variant.FARO
         placed: list[Placed] = []
@@ -89,11 +90,17 @@ class Case:
                     variant, placed, call = v, [], None
                 case Soda(card=card):
                     placed.append(Placed(len(placed), card, Mark.SODA, None))
+                case Loser(number=number, card=card):
+                    placed.append(Placed(len(placed), card, Mark.LOSER, number))
                 case Turn() | LastTurn():
-                    mark = Mark.SPLIT if event.split else None
+                    # The loser is already placed (its own event); a split marks both.
+                    mark = Mark.SPLIT if event.split else Mark.WINNER
+                    if placed and placed[-1].card == event.loser:
+                        placed.pop()
                     n = len(placed)
-                    placed.append(Placed(n, event.loser, mark or Mark.LOSER, event.number))
-                    placed.append(Placed(n + 1, event.winner, mark or Mark.WINNER, event.number))
+                    placed.append(Placed(n, event.loser, mark if event.split else Mark.LOSER,
+                                         event.number))
+                    placed.append(Placed(n + 1, event.winner, mark, event.number))
                     if event.split:
                         blinking = frozenset({event.loser.rank})
                 case CallWindow():

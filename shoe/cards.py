@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-__all__ = ["FULL_DECK", "Card", "FaroError", "InvalidCardError", "Rank", "Suit"]
+__all__ = ["FULL_DECK", "Card", "FaroError", "InvalidCardError", "Rank", "Suit", "shuffled_deck"]
 
 
 class FaroError(Exception):
@@ -99,6 +100,7 @@ class Suit(enum.Enum):
 _RANK_CODES = {r: str(int(r)) for r in Rank} | {
     Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
 _RANK_BY_TEXT = {code: r for r, code in _RANK_CODES.items()} | {"T": Rank.TEN, "1": Rank.ACE}
+_SUIT_ORDER = {s: i for i, s in enumerate(Suit)}
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_BY_TEXT = (
     {s.value: s for s in Suit}
@@ -114,12 +116,18 @@ class Card:
 
     rank: Rank
     suit: Suit
+    # Enum hashing is slow and the deal hashes every card it checks, so hash once.
+    _hash: int = field(init=False, repr=False, compare=False)
 
     ALL: ClassVar[tuple[Card, ...]]
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, Rank) or not isinstance(self.suit, Suit):
             raise InvalidCardError(f"not a card: rank={self.rank!r}, suit={self.suit!r}")
+        object.__setattr__(self, "_hash", int(self.rank) * 4 + _SUIT_ORDER[self.suit])
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -160,9 +168,13 @@ class Card:
     def _key(self) -> tuple[int, int]:
         return int(self.rank), _SUIT_ORDER[self.suit]
 
-
-_SUIT_ORDER = {s: i for i, s in enumerate(Suit)}
-
 #: The 52 cards, in new-deck order: spades A–K, hearts, diamonds, clubs.
 FULL_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 Card.ALL = FULL_DECK
+
+
+def shuffled_deck(seed: int) -> list[Card]:
+    """The deck shuffled by ``seed``: the same seed always gives the same order."""
+    deck = list(FULL_DECK)
+    random.Random(seed).shuffle(deck)
+    return deck

@@ -76,18 +76,20 @@ class KeeperConfig:
     """The case-keeper driver and its wiring.
 
     ``pins``: 13 servo or LED pins, ace to king (servo, ledboard). ``channels``: 13 PCA9685
-    channels. ``pulse``: the servos' (min, max) pulse width in seconds; ``trim``: per rank, five
-    offsets in seconds added to the five positions' pulses. Shift register: ``data``, ``clock``,
-    ``latch`` pins (SPI MOSI, SCLK and a chip-select) and ``two_colour``.
+    channels. ``pulse_us``: the servos' pulse in µs for 0 and 4 cards gone; ``trim_us``: per
+    rank, five offsets in µs, one per position. ``per_step`` servos start moving every
+    ``interval`` seconds. Shift register: ``data``, ``clock``, ``latch`` pins (SPI MOSI, SCLK
+    and a chip-select) and ``two_colour``.
     """
 
     driver: str = "none"
     pins: tuple[Pin, ...] = ()
     channels: tuple[int, ...] = ()
     i2c_address: int = 0x40
-    pulse: tuple[float, float] = (0.0005, 0.0025)
-    trim: tuple[tuple[float, ...], ...] = ()
-    stagger: float = 0.05
+    pulse_us: tuple[float, float] = (1000.0, 2000.0)
+    trim_us: tuple[tuple[float, ...], ...] = ()
+    per_step: int = 2
+    interval: float = 0.25
     data: Pin = 10
     clock: Pin = 11
     latch: Pin = 8
@@ -220,17 +222,17 @@ def _keeper(t: _Table) -> KeeperConfig:
         raise ConfigError(f"keeper.pins: expected {RANKS} pins (ace to king) for driver = "
                           f"{driver!r}, got nothing")
     channels = t.int_list("channels", 0, 15, RANKS)
-    pulse = t.float_list("pulse", [0.0005, 0.0025], 0.0001, 0.005, 2)
+    pulse = t.float_list("pulse_us", [1000.0, 2000.0], 400.0, 2600.0, 2)
     if pulse[0] >= pulse[1]:
-        raise ConfigError(f"keeper.pulse: expected [min, max] with min < max, got {pulse}")
-    trim_raw = t.get("trim", [])
+        raise ConfigError(f"keeper.pulse_us: expected [min, max] with min < max, got {pulse}")
+    trim_raw = t.get("trim_us", [])
     if not isinstance(trim_raw, list) or len(trim_raw) not in (0, RANKS):
         raise ConfigError(
-            f"keeper.trim: expected {RANKS} lists of {POSITIONS} offsets, got {trim_raw!r}"
+            f"keeper.trim_us: expected {RANKS} lists of {POSITIONS} offsets, got {trim_raw!r}"
         )
-    rows = _Table({f"trim[{i}]": row for i, row in enumerate(trim_raw)}, "keeper.")
+    rows = _Table({f"trim_us[{i}]": row for i, row in enumerate(trim_raw)}, "keeper.")
     trim = tuple(
-        tuple(rows.float_list(f"trim[{i}]", [], -0.001, 0.001, POSITIONS))
+        tuple(rows.float_list(f"trim_us[{i}]", [], -300.0, 300.0, POSITIONS))
         for i in range(len(trim_raw))
     )
     keeper = KeeperConfig(
@@ -238,9 +240,10 @@ def _keeper(t: _Table) -> KeeperConfig:
         pins=tuple(pins),
         channels=tuple(channels) if channels else tuple(range(RANKS)),
         i2c_address=t.integer("i2c_address", 0x40, 0x03, 0x77),
-        pulse=(pulse[0], pulse[1]),
-        trim=trim,
-        stagger=t.number("stagger", 0.05, 0.0, 1.0),
+        pulse_us=(pulse[0], pulse[1]),
+        trim_us=trim,
+        per_step=t.integer("per_step", 2, 1, 13),
+        interval=t.number("interval", 0.25, 0.0, 5.0),
         data=t.pin("data", 10),
         clock=t.pin("clock", 11),
         latch=t.pin("latch", 8),

@@ -12,7 +12,7 @@ exactly, events and all (that is how the service recovers after a power cut).
 >>> deal.expose(Card.parse("5D"))
 [Soda(card=Card.parse('5D'))]
 >>> deal.expose(Card.parse("KH"))
-[]
+[Loser(number=1, card=Card.parse('KH'))]
 >>> deal.expose(Card.parse("KS"))
 [Turn(number=1, loser=Card.parse('KH'), winner=Card.parse('KS'), split=True)]
 """
@@ -24,7 +24,8 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from shoe.events import (
@@ -40,6 +41,7 @@ from shoe.events import (
     FlagReason,
     Hock,
     LastTurn,
+    Loser,
     Pocket,
     Soda,
     Turn,
@@ -53,6 +55,7 @@ __all__ = [
     "DealStateError",
     "Flag",
     "IllegalCorrectionError",
+    "InvalidActionError",
     "Role",
     "Status",
 ]
@@ -64,6 +67,10 @@ CALL_AFTER = 49
 
 class DealStateError(FaroError, RuntimeError):
     """A call the deal cannot take in its present state (paused, over, nothing to undo)."""
+
+
+class InvalidActionError(FaroError, ValueError):
+    """A journal record that is not a deal action."""
 
 
 class IllegalCorrectionError(FaroError, ValueError):
@@ -111,9 +118,11 @@ class ActionKind(enum.Enum):
     VOID = "void"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One call made on a deal, as the journal records it."""
+class Action(NamedTuple):
+    """One call made on a deal, as the journal records it.
+
+    A named tuple rather than a dataclass: the deal records one per card, and tuples are cheap.
+    """
 
     kind: ActionKind
     card: Card | None = None
@@ -135,9 +144,9 @@ class Action:
             card = Card.parse(code) if code is not None else None
             sure = data.get("sure", True)
         except (KeyError, TypeError, ValueError) as exc:
-            raise FaroError(f"not a deal action: {data!r} ({exc})") from None
+            raise InvalidActionError(f"not a deal action: {data!r} ({exc})") from None
         if not isinstance(sure, bool):
-            raise FaroError(f"not a deal action: {data!r} (sure must be true or false)")
+            raise InvalidActionError(f"not a deal action: {data!r} (sure must be true or false)")
         return cls(kind, card, sure)
 
 
@@ -151,7 +160,9 @@ class Deal:
         self._is_voided = False
         self._cards: list[Card] = []
         self._exposure_of: dict[Card, int] = {}
-        self._rank_count: Counter[Rank] = Counter()
+        self._rank_count = [0] * (len(Rank) + 1)  # by int(rank)
+        self._splits = 0
+        self._roles, self._turns = _layout(self.settings)
         self._started = DeckStarted(self.settings.variant)
         self._events_by_card: list[list[Event]] = []  # make/unmake stack, one entry a card
 
@@ -197,7 +208,7 @@ class Deal:
 
     @property
     def splits(self) -> int:
-        return sum(1 for e in self.events if isinstance(e, Turn | LastTurn) and e.split)
+        return self._splits
 
     @property
     def remaining(self) -> tuple[Card, ...]:
@@ -208,23 +219,12 @@ class Deal:
         """The role of the card at ``exposure`` (0–51) under this deal's variant."""
         if not 0 <= exposure < DECK_SIZE:
             raise IndexError(f"exposure {exposure} is outside 0–51")
-        if self.settings.variant is Variant.FARO:
-            if exposure == 0:
-                return Role.SODA
-            if exposure == DECK_SIZE - 1:
-                return Role.HOCK
-            return Role.LOSER if exposure % 2 else Role.WINNER
-        if exposure >= 2 * self.settings.turns:
-            return Role.POCKET
-        return Role.WINNER if exposure % 2 else Role.LOSER
+        return self._roles[exposure]
 
     def turn_of(self, exposure: int) -> int | None:
         """The turn number an exposure belongs to (None for soda, hock and pocket)."""
-        role = self.role(exposure)
-        if role in (Role.SODA, Role.HOCK, Role.POCKET):
-            return None
-        first = 1 if self.settings.variant is Variant.FARO else 0
-        return (exposure - first) // 2 + 1
+        self.role(exposure)
+        return self._turns[exposure]
 
     # -- the calls ----------------------------------------------------------------------
 
@@ -233,9 +233,12 @@ class Deal:
 
         Returns the events it caused, or a ``CardFlagged`` if the deal holds it.
         """
-        self._check_open()
+        if self._is_voided or len(self._cards) == DECK_SIZE:
+            self._check_open()  # raises
         if self.flag:
-            raise DealStateError(f"a read is held at exposure {self.flag.exposure}; resolve it first")
+            raise DealStateError(
+                f"a read is held at exposure {self.flag.exposure}; resolve it first"
+            )
         self.actions.append(Action(ActionKind.EXPOSE, card, sure))
         flag = self._check(card)
         if flag is None and not sure:
@@ -285,7 +288,8 @@ class Deal:
         card = self._cards.pop()
         del self._exposure_of[card]
         self._rank_count[card.rank] -= 1
-        self._events_by_card.pop()
+        self._splits -= sum(1 for e in self._events_by_card.pop()
+                            if isinstance(e, Turn | LastTurn) and e.split)
         return [CardWithdrawn(len(self._cards), card)]
 
     def void(self) -> list[Event]:
@@ -345,38 +349,44 @@ class Deal:
 
     def _check(self, card: Card | None) -> Flag | None:
         """Check a card against the deck; a Flag says why the deck cannot hold it."""
-        exposure = self.exposed
+        exposure = len(self._cards)
         if card is None:
             return Flag(exposure, None, FlagReason.UNREAD)
         if card in self._exposure_of:
-            return Flag(exposure, card, FlagReason.DUPLICATE, self._exposure_of[card])
-        if self._rank_count[card.rank] >= 4:  # implied by the duplicate check for whole cards
-            fourth = max(i for c, i in self._exposure_of.items() if c.rank is card.rank)
-            return Flag(exposure, card, FlagReason.FIFTH_OF_RANK, fourth)
+            # With whole cards a fifth of a rank is always also a card seen twice; say
+            # "fifth" when it is, as the table would ("a fifth seven!").
+            fifth = self._rank_count[card.rank] >= 4
+            reason = FlagReason.FIFTH_OF_RANK if fifth else FlagReason.DUPLICATE
+            return Flag(exposure, card, reason, self._exposure_of[card])
         return None
 
     def _accept(self, card: Card) -> list[Event]:
-        exposure = self.exposed
+        exposure = len(self._cards)
         self._cards.append(card)
         self._exposure_of[card] = exposure
         self._rank_count[card.rank] += 1
         events = self._rules_events(exposure, card)
         self._events_by_card.append(events)
-        if self.is_finished:
+        if exposure == DECK_SIZE - 1:
             events.append(DeckFinished(tuple(self._cards), self.splits))
         return list(events)
 
     def _rules_events(self, exposure: int, card: Card) -> list[Event]:
         """The events one accepted card causes, by its place in the deal."""
-        role = self.role(exposure)
+        role = self._roles[exposure]
         events: list[Event] = []
         if role is Role.SODA:
             events.append(Soda(card))
+        elif role is Role.LOSER:
+            number = self._turns[exposure]
+            assert number is not None
+            events.append(Loser(number, card))
         elif role is Role.WINNER:
             loser = self._cards[exposure - 1]
-            number = self.turn_of(exposure)
+            number = self._turns[exposure]
             assert number is not None
             split = loser.rank is card.rank
+            self._splits += split
             is_called = (
                 self.settings.variant is Variant.FARO
                 and self.settings.call_the_turn
@@ -405,3 +415,27 @@ class Deal:
             return CallWindow(ranks, CallKind.CAT_HOP, orders, self.settings.cat_hop_pays)
         return CallWindow(ranks, CallKind.THREE_OF_A_KIND, orders, None)
 
+
+
+@cache
+def _layout(settings: Settings) -> tuple[tuple[Role, ...], tuple[int | None, ...]]:
+    """Each exposure's role and turn number under ``settings``, worked out once."""
+    roles: list[Role] = []
+    turns: list[int | None] = []
+    for exposure in range(DECK_SIZE):
+        if settings.variant is Variant.FARO:
+            if exposure in (0, DECK_SIZE - 1):
+                role = Role.SODA if exposure == 0 else Role.HOCK
+            else:
+                role = Role.LOSER if exposure % 2 else Role.WINNER
+            first = 1
+        else:
+            if exposure >= 2 * settings.turns:
+                role = Role.POCKET
+            else:
+                role = Role.WINNER if exposure % 2 else Role.LOSER
+            first = 0
+        roles.append(role)
+        playing = role in (Role.LOSER, Role.WINNER)
+        turns.append((exposure - first) // 2 + 1 if playing else None)
+    return tuple(roles), tuple(turns)

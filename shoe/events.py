@@ -38,6 +38,7 @@ __all__ = [
     "Hock",
     "InvalidEventError",
     "LastTurn",
+    "Loser",
     "Pocket",
     "Soda",
     "Turn",
@@ -64,7 +65,7 @@ class FlagReason(enum.Enum):
     """Why the deal held a read instead of accepting it."""
 
     DUPLICATE = "duplicate"  # that card was already exposed in this deal
-    FIFTH_OF_RANK = "fifth_of_rank"  # four of that rank were already exposed
+    FIFTH_OF_RANK = "fifth_of_rank"  # a duplicate that would be a fifth of its rank
     UNSURE = "unsure"  # the reader named a card but is not sure of it
     UNREAD = "unread"  # the reader could not name the card at all
 
@@ -80,6 +81,14 @@ class DeckStarted:
 class Soda:
     """Faro's first card, burned: no bet settles on it."""
 
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Loser:
+    """A turn's first card shows: the bank takes the bets on its rank. Its Turn follows."""
+
+    number: int
     card: Card
 
 
@@ -144,7 +153,7 @@ class CardFlagged:
     """A read the deal holds: nothing more is accepted until the operator resolves it.
 
     ``exposure`` is the index (0–51) the card would take; ``conflict`` the exposure that
-    already holds that card (duplicate) or the fourth of its rank (fifth of rank).
+    already holds that same card (a duplicate, or a fifth of its rank).
     """
 
     exposure: int
@@ -183,7 +192,7 @@ class DeckVoided:
 
 
 Event = (
-    DeckStarted | Soda | Turn | CallWindow | LastTurn | Hock | Pocket | DeckFinished
+    DeckStarted | Soda | Loser | Turn | CallWindow | LastTurn | Hock | Pocket | DeckFinished
     | CardFlagged | CardCorrected | CardWithdrawn | DeckVoided
 )
 
@@ -191,6 +200,7 @@ Event = (
 EVENT_TYPES: dict[str, type] = {
     "deck_started": DeckStarted,
     "soda": Soda,
+    "loser": Loser,
     "turn": Turn,
     "call_window": CallWindow,
     "last_turn": LastTurn,
@@ -213,7 +223,7 @@ def event_name(event: Event) -> str:
 def to_json(event: Event) -> dict[str, Any]:
     """The event as plain JSON values: cards and ranks as codes, enums as their values."""
     out: dict[str, Any] = {"event": event_name(event)}
-    for f in fields(event):  # type: ignore[arg-type]
+    for f in fields(event):
         out[f.name] = _plain(getattr(event, f.name))
     return out
 

@@ -59,10 +59,14 @@ class CameraTroubleError(FaroError):
 
 @dataclass(frozen=True, slots=True)
 class Exposure:
-    """A new card at rest in the box, as the vision read it; ``at``: when it came to rest."""
+    """A new card at rest in the box, as the vision read it; ``at``: when it came to rest.
+
+    ``sure``: the deal may take it without asking (a sure read, and the break-beam agrees).
+    """
 
     reading: Reading
     at: float
+    sure: bool
 
 
 class Eyes(Protocol):
@@ -351,12 +355,12 @@ class Service:
                         self.deal.flag.exposure)
             return
         cards = self.deal.cards
-        if reading.is_sure and cards and reading.card == cards[-1]:
+        if exposure.sure and cards and reading.card == cards[-1]:
             # The card already accepted, seen again (still in view after a restart, or a
             # hand passed over it): no deck holds a card twice.
             log.debug("%s is still in view", reading.card)
             return
-        events = self.deal.expose(reading.card, sure=reading.is_sure)
+        events = self.deal.expose(reading.card, sure=exposure.sure)
         self._record(events, "camera", ReadRecord(reading.card, reading.confidence))
 
     def _record(self, events: list[Event], source: str, read: ReadRecord | None = None) -> None:

@@ -65,7 +65,9 @@ class Settings:
         for name in ("call_pays", "cat_hop_pays"):
             pays, per = getattr(self, name)
             if pays <= 0 or per <= 0:
-                raise InvalidSettingError(f"{name}: expected positive odds like (4, 1), got {(pays, per)}")
+                raise InvalidSettingError(
+                    f"{name}: expected positive odds like (4, 1), got {(pays, per)}"
+                )
 
     @property
     def split_share(self) -> Fraction:

@@ -1,0 +1,316 @@
+"""The composition root: builds every part of the shoe from the config.
+
+The only place outside :mod:`hardware` that asks it for devices. The service loop gets what
+this builds (:class:`shoe.service.Parts`) and never looks anything up itself; tests and the
+demo build the same parts over fakes (the simulated camera, a pty for the display, gpiozero's
+MockFactory as the pin factory).
+
+Adapters here are small on purpose: each turns one device's own interface into the loop's
+(:class:`~shoe.service.Eyes`, :class:`~shoe.service.Output`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from shoe.config import Config, ConfigError
+from shoe.deal import Deal
+from shoe.describe import describe
+from shoe.service import CameraTroubleError, Exposure, Inbox, Latest, Output, Parts, ShoeState
+
+__all__ = [
+    "CameraEyes",
+    "DisplayOutput",
+    "KeeperOutput",
+    "LogOutput",
+    "build",
+    "build_display",
+    "build_keeper",
+    "check",
+    "open_camera",
+]
+
+log = logging.getLogger("faro-shoe")
+
+
+def check(config: Config) -> None:
+    """Refuse, before anything starts, settings that only the hardware modules can judge."""
+    if config.display.model != "none":
+        from hardware.display import check_port_url, model_named
+
+        model_named(config.display.model, setting="display.model")
+        check_port_url(config.display.port, "display.port")
+    if config.display.pfaro_port:
+        from hardware.display import check_port_url
+
+        check_port_url(config.display.pfaro_port, "display.pfaro_port")
+    if config.profile:
+        from pathlib import Path
+
+        if not Path(config.profile).is_file():
+            raise ConfigError(f"profile: expected a deck profile file, got {config.profile!r} "
+                              "(no such file)")
+
+
+def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output] = (),
+          pin_factory: Any = None) -> Parts:
+    """Every part for the loop: the eyes (camera + vision), outputs and operator inputs.
+
+    ``outputs`` come first (the log, a live terminal); the keeper and displays follow.
+    Whatever was built is closed again if a later part fails.
+    """
+    check(config)
+    parts = Parts(eyes=_NoEyes(), outputs=list(outputs))
+    try:
+        keeper = build_keeper(config, pin_factory)
+        if keeper is not None:
+            parts.outputs.append(KeeperOutput(keeper))
+        parts.outputs.extend(DisplayOutput(w) for w in build_display(config))
+        parts.inputs.extend(build_buttons(config, inbox, pin_factory))
+        has_beam = config.buttons.break_beam is not None
+        parts.eyes = CameraEyes(lambda: open_camera(config, start_at=_card_in_view(deal)),
+                                _tracker_factory(config, has_beam))
+    except BaseException:
+        parts.close()
+        raise
+    return parts
+
+
+def _card_in_view(deal: Deal) -> int:
+    """Where a dealer who stopped when the box went dark left the deck: the held card, or the
+    last one accepted (still resting in the window)."""
+    if deal.flag is not None:
+        return deal.flag.exposure
+    return max(deal.exposed - 1, 0)
+
+
+# -- camera and vision ---------------------------------------------------------------------
+
+
+def open_camera(config: Config, *, start_at: int = 0) -> Any:
+    """The configured camera; the simulated one starts with card ``start_at`` in view."""
+    from hardware.camera import open_camera as hardware_open_camera
+
+    return hardware_open_camera(config.camera, start_at=start_at)
+
+
+def _tracker_factory(config: Config, has_beam: bool) -> Callable[[], Any]:
+    from vision.exposures import ExposureTracker
+    from vision.reader import load_reader
+
+    reader = load_reader(config.profile or None)
+    return lambda: ExposureTracker(reader, has_beam=has_beam)
+
+
+class CameraEyes:
+    """A camera and an exposure tracker as the loop's :class:`~shoe.service.Eyes`.
+
+    A camera that fails is closed and reopened with backoff; in between, ``look()`` raises
+    at once (the loop keeps answering the operator and pinging the watchdog).
+    """
+
+    def __init__(self, open_: Callable[[], Any], new_tracker: Callable[[], Any],
+                 backoff: tuple[float, float] = (0.2, 5.0)) -> None:
+        self._open = open_
+        self._new_tracker = new_tracker
+        self._backoff_min, self._backoff_max = backoff
+        self._backoff = self._backoff_min
+        self._camera: Any = None
+        self._retry_at = 0.0
+        self._ended = False
+        self._trouble: str | None = None
+        self.tracker = new_tracker()
+
+    @property
+    def ended(self) -> bool:
+        return self._ended
+
+    def look(self) -> list[Exposure]:
+        from hardware.errors import HardwareError
+
+        if self._camera is None:
+            if time.monotonic() < self._retry_at:
+                raise CameraTroubleError(self._trouble or "camera not open")
+            try:
+                self._camera = self._open()
+            except HardwareError as exc:
+                self._failed(str(exc))
+        try:
+            frame = self._camera.read()
+        except HardwareError as exc:
+            self._failed(str(exc))
+        if frame is None:  # the source has no more frames: a file played out, a deck dealt
+            self._ended = True
+            return [self._exposure(r) for r in self.tracker.finish()]
+        self._backoff = self._backoff_min
+        return [self._exposure(r) for r in self.tracker.feed(frame.t, frame.image)]
+
+    def _failed(self, message: str) -> Any:
+        if self._camera is not None:
+            try:
+                self._camera.close()
+            except Exception:
+                log.exception("closing the failed camera")
+            self._camera = None
+        self._trouble = message
+        self._retry_at = time.monotonic() + self._backoff
+        self._backoff = min(self._backoff * 2, self._backoff_max)
+        # A new tracker: the frames after a reopen are not a continuation of the old ones.
+        self.tracker = self._new_tracker()
+        raise CameraTroubleError(message)
+
+    @staticmethod
+    def _exposure(result: Any) -> Exposure:
+        at = result.t_rest if result.t_rest is not None else result.t_done
+        return Exposure(result.reading, at, result.is_sure)
+
+    def beam(self, t: float) -> None:
+        self.tracker.beam(t)
+
+    def reread(self) -> None:
+        self.tracker = self._new_tracker()
+
+    def close(self) -> None:
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
+
+
+class _NoEyes:
+    """Stands in while the parts are being built."""
+
+    ended = True
+
+    def look(self) -> list[Exposure]:
+        return []
+
+    def beam(self, t: float) -> None:
+        pass
+
+    def reread(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+# -- outputs -------------------------------------------------------------------------------
+
+
+def build_keeper(config: Config, pin_factory: Any = None) -> Any:
+    """The configured case-keeper driver, or None for ``driver = "none"``."""
+    k = config.keeper
+    if k.driver == "none":
+        return None
+    if k.driver == "servo":
+        from hardware.servos import ServoBead, ServoCalibration
+
+        calibrations = [
+            ServoCalibration(k.pulse_us[0], k.pulse_us[1], k.trim_us[i] if k.trim_us else
+                             (0.0,) * 5)
+            for i in range(13)
+        ]
+        return ServoBead.on_gpio(k.pins, calibrations, per_step=k.per_step,
+                                 interval=k.interval, pin_factory=pin_factory)
+    if k.driver == "pca9685":
+        from hardware.pca9685 import pca9685_bead
+
+        return pca9685_bead(k)
+    if k.driver == "shift-register":
+        from hardware.leds import ShiftRegisterLeds
+
+        return ShiftRegisterLeds(clock_pin=k.clock, data_pin=k.data, latch_pin=k.latch,
+                                 two_colour=k.two_colour, pin_factory=pin_factory)
+    if k.driver == "ledboard":
+        from hardware.leds import RankLeds
+
+        return RankLeds(k.pins, pin_factory=pin_factory)
+    from hardware.terminal import TerminalCase
+
+    return TerminalCase()
+
+
+class KeeperOutput:
+    """Shows the case on the keeper from its own thread, the newest case only."""
+
+    def __init__(self, keeper: Any) -> None:
+        self.keeper = keeper
+        self._worker: Latest[Any] = Latest(keeper.show, f"keeper {type(keeper).__name__}")
+
+    def update(self, state: ShoeState) -> None:
+        self._worker.put(state.case)
+
+    def close(self) -> None:
+        self._worker.close()
+        self.keeper.close()
+
+
+def build_display(config: Config) -> list[Any]:
+    """The display writer, and a second one for the ``$PFARO`` stream when configured."""
+    from hardware.display import DisplayWriter, model_named
+
+    d = config.display
+    writers = []
+    if d.model != "none":
+        writers.append(DisplayWriter(d.port, model_named(d.model), baudrate=d.baudrate or None))
+    if d.pfaro_port:
+        writers.append(DisplayWriter(d.pfaro_port, model_named("pfaro"),
+                                     baudrate=d.pfaro_baudrate, setting="display.pfaro_port"))
+    return writers
+
+
+class DisplayOutput:
+    """Announces each event on a display writer (which has its own thread and queue)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def update(self, state: ShoeState) -> None:
+        from hardware.display import Screen
+
+        if state.alert is not None:
+            self.writer.show(Screen(state.alert, "SERVICE ON ITS WAY"))
+            return
+        for event in state.new:
+            self.writer.show(event)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class LogOutput:
+    """Each event as one plain line in the log (the journal of systemd, or a terminal)."""
+
+    def update(self, state: ShoeState) -> None:
+        if state.redraw:
+            return
+        for event in state.new:
+            log.info("%s", describe(event, symbols=False))
+
+    def close(self) -> None:
+        pass
+
+
+# -- operator inputs -----------------------------------------------------------------------
+
+
+def build_buttons(config: Config, inbox: Inbox, pin_factory: Any = None) -> list[Any]:
+    """The operator panel and break-beam, posting to the loop's inbox from gpiozero's threads."""
+    fitted = config.buttons.fitted()
+    if not fitted:
+        return []
+    from hardware.buttons import OperatorPanel
+
+    panel = OperatorPanel(
+        fitted, hold_time=config.buttons.hold_time, bounce_time=config.buttons.bounce_time,
+        pin_factory=pin_factory,
+    )
+    panel.when_new_deck = lambda: inbox.post("new_deck")
+    panel.when_undo = lambda: inbox.post("undo")
+    panel.when_confirm = lambda: inbox.post("confirm")
+    panel.when_close_box = lambda: inbox.post("status")
+    panel.when_beam = lambda t: inbox.post("beam", t=t)
+    return [panel]
