@@ -1,0 +1,255 @@
+"""Change and rest detection in the box's window, cheap enough to run on every camera frame.
+
+Each frame is cut to the window, turned grey, shrunk to a few thousand pixels and divided by
+its median (so a flickering lamp or a camera's gain step is not motion). Two numbers come out
+of it: ``motion``, the share of pixels unlike the previous frame, and ``drift``, the share
+unlike the reference of the rest in progress (slow creeping motion adds up there).
+
+A **rest** starts after ``still_frames`` frames in a row with no motion, and ends at the
+first disturbed frame. Each new rest is compared with the last one: it shows a **new card**
+when the disturbance swept a large part of the window (the dealer's thumb slid the top card
+out; this is what counts two cards of the same look) or when the face in the window changed.
+A hand that hovers, a flicker or a thumb that lifts off the resting card does neither, so it
+is not counted.
+
+>>> detector = MotionDetector()
+>>> for t, frame in frames:                                  # doctest: +SKIP
+...     event = detector.update(t, frame)
+...     if isinstance(event, RestStarted) and event.new_card:
+...         print("a new card at rest at", event.t)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "MotionDetector",
+    "MotionEvent",
+    "MotionSettings",
+    "Phase",
+    "RestEnded",
+    "RestStarted",
+    "Window",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The box's window in frame pixels: where the top card shows."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @classmethod
+    def find(cls, frame: np.ndarray, *, inset: float = 0.06) -> Window | None:
+        """The bright card lying in the middle of a frame at rest, shrunk by ``inset``.
+
+        None when no plausible card shows (too small, too large, or off centre).
+        """
+        height, width = frame.shape[:2]
+        scale = 160 / max(height, width)
+        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+        if count < 2:
+            return None
+        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        x, y, w, h, area = (int(v) for v in stats[best])
+        small_h, small_w = grey.shape
+        cx, cy = centroids[best]
+        if not 0.15 <= area / (small_h * small_w) <= 0.92:
+            return None
+        if abs(cx / small_w - 0.5) > 0.25 or abs(cy / small_h - 0.5) > 0.25:
+            return None
+        dx, dy = w * inset, h * inset
+        return cls(
+            int((x + dx) / scale),
+            int((y + dy) / scale),
+            max(8, int((w - 2 * dx) / scale)),
+            max(8, int((h - 2 * dy) / scale)),
+        )
+
+    def clip(self, frame: np.ndarray) -> np.ndarray:
+        """The window's part of ``frame`` (a view, no copy)."""
+        return frame[self.y : self.y + self.h, self.x : self.x + self.w]
+
+
+class Phase(enum.Enum):
+    MOVING = "moving"
+    RESTING = "resting"
+
+
+@dataclass(frozen=True, slots=True)
+class RestStarted:
+    """A rest began at frame ``index`` (time ``t``): ``still_frames`` frames showed no motion.
+
+    ``new_card`` is the motion's verdict: a new card lies in the window. ``sweep`` is the
+    share of the window the disturbance before it changed at some moment, ``face_change``
+    the share that differs from the previous rest; ``disturbed_at`` is when that
+    disturbance began (None for the first rest).
+    """
+
+    index: int
+    t: float
+    new_card: bool
+    sweep: float
+    face_change: float
+    disturbed_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class RestEnded:
+    """The rest ended: frame ``index`` (time ``t``) is the first disturbed one."""
+
+    index: int
+    t: float
+
+
+MotionEvent = RestStarted | RestEnded
+
+
+@dataclass(frozen=True, slots=True)
+class MotionSettings:
+    """The detector's thresholds. Shares are of the window's pixels, levels of its mean.
+
+    ``pixel_level``: a pixel changed when it moved by this share of the mean brightness (or
+    by ``noise_factor`` times the measured noise, if that is more).
+    """
+
+    small_height: int = 48
+    still_frames: int = 2
+    pixel_level: float = 0.08
+    noise_factor: float = 6.0
+    still_share: float = 0.006
+    move_share: float = 0.02
+    sweep_share: float = 0.35
+    face_share: float = 0.05
+    learn_window: bool = True
+
+
+class MotionDetector:
+    """Follows the window frame by frame; :meth:`update` says when a rest starts or ends."""
+
+    def __init__(
+        self, window: Window | None = None, settings: MotionSettings | None = None
+    ) -> None:
+        self.settings = settings or MotionSettings()
+        self.window = window
+        self.phase = Phase.MOVING
+        self.motion = 1.0  # share changed since the previous frame
+        self.drift = 0.0  # share changed since the rest's reference
+        self._learn = window is None and self.settings.learn_window
+        self._index = -1
+        self._prev: np.ndarray | None = None
+        self._ref: np.ndarray | None = None  # the present rest's look
+        self._last_rest: np.ndarray | None = None  # the look of the previous rest
+        self._swept: np.ndarray | None = None  # pixels changed during the disturbance
+        self._still = 0
+        self._disturbed_at: float | None = None
+        self._noise = 0.0
+        self._scratch: np.ndarray | None = None
+
+    @property
+    def is_still(self) -> bool:
+        """The last frame showed no motion (a frame fit to read while resting)."""
+        return self.motion < self.settings.still_share
+
+    def update(self, t: float, frame: np.ndarray) -> MotionEvent | None:
+        """Take the next frame (BGR or grey); say whether a rest started or ended on it."""
+        self._index += 1
+        small = self._shrink(frame)
+        prev, self._prev = self._prev, small
+        if prev is None or prev.shape != small.shape:
+            self.motion = 1.0
+            return None
+        changed = self._changed(small, prev)
+        self.motion = float(np.count_nonzero(changed)) / changed.size
+        if self.phase is Phase.RESTING:
+            return self._while_resting(t, small)
+        return self._while_moving(t, small, frame, changed)
+
+    # -- inside -------------------------------------------------------------------------
+
+    def _while_resting(self, t: float, small: np.ndarray) -> MotionEvent | None:
+        s = self.settings
+        assert self._ref is not None
+        drift_mask = self._changed(small, self._ref)
+        self.drift = float(np.count_nonzero(drift_mask)) / drift_mask.size
+        if self.motion > s.move_share or self.drift > s.move_share:
+            self.phase = Phase.MOVING
+            self._still = 0
+            self._disturbed_at = t
+            self._last_rest = self._ref
+            self._swept = drift_mask
+            return RestEnded(self._index, t)
+        if self.is_still:
+            # Follow slow lighting drift, so an evening's dusk is not motion.
+            cv2.accumulateWeighted(small, self._ref, 0.05)
+            self._track_noise()
+        return None
+
+    def _while_moving(
+        self, t: float, small: np.ndarray, frame: np.ndarray, changed: np.ndarray
+    ) -> MotionEvent | None:
+        s = self.settings
+        if self._swept is not None:
+            np.logical_or(self._swept, changed, out=self._swept)
+        self._still = self._still + 1 if self.is_still else 0
+        if self._still < s.still_frames:
+            return None
+        if self._learn:
+            self._learn = False
+            window = Window.find(frame)
+            if window is not None:
+                self.window = window
+                small = self._prev = self._shrink(frame)
+        swept = self._swept
+        sweep = float(np.count_nonzero(swept)) / swept.size if swept is not None else 1.0
+        if self._last_rest is not None and self._last_rest.shape == small.shape:
+            face = self._changed(small, self._last_rest)
+            face_change = float(np.count_nonzero(face)) / face.size
+            new_card = sweep >= s.sweep_share or face_change >= s.face_share
+        else:
+            face_change, new_card = 1.0, True
+        self.phase = Phase.RESTING
+        self._ref = small.copy()
+        self._swept = None
+        self.drift = 0.0
+        event = RestStarted(self._index, t, new_card, sweep, face_change, self._disturbed_at)
+        self._disturbed_at = None
+        return event
+
+    def _shrink(self, frame: np.ndarray) -> np.ndarray:
+        part = self.window.clip(frame) if self.window else frame
+        h, w = part.shape[:2]
+        size = (max(8, round(w * self.settings.small_height / h)), self.settings.small_height)
+        small = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        out = small.astype(np.float32)
+        # Gain-free: a flicker scales every pixel alike. The median is the card's white,
+        # which a change of face leaves alone (the mean would move with the pips).
+        out *= 1.0 / max(float(np.median(out)), 1.0)
+        return out
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if self._scratch is None or self._scratch.shape != a.shape:
+            self._scratch = np.empty_like(a)
+        cv2.absdiff(a, b, dst=self._scratch)
+        level = max(self.settings.pixel_level, self.settings.noise_factor * self._noise)
+        return self._scratch > level
+
+    def _track_noise(self) -> None:
+        assert self._scratch is not None
+        # The median step of a still pixel, followed slowly: low light raises it.
+        step = float(np.median(self._scratch))
+        self._noise += 0.05 * (step - self._noise)
