@@ -28,6 +28,7 @@ from shoe.events import (
     FlagReason,
     Hock,
     LastTurn,
+    Loser,
     Pocket,
     Soda,
     Turn,
@@ -134,6 +135,8 @@ def screen_for(event: Event) -> Screen:
             return Screen(f"{variant.value.upper()}: NEW DECK", "PLACE YOUR BETS")
         case Soda(card=card):
             return Screen(f"SODA {_card(card)}", "FIRST CARD: NO BETS")
+        case Loser(number=n, card=card):
+            return Screen(f"TURN {n}", f"LOSER {_card(card)} WINNER")
         case Turn(number=n, loser=loser, winner=winner, split=split):
             return _turn(f"TURN {n}", loser, winner, split)
         case LastTurn(number=n, loser=loser, winner=winner, split=split):

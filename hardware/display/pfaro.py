@@ -30,6 +30,7 @@ from shoe.events import (
     FlagReason,
     Hock,
     LastTurn,
+    Loser,
     Pocket,
     Soda,
     Turn,
@@ -111,6 +112,8 @@ def _fields(item: Event | Screen) -> tuple[str, ...]:
             return ("NEW", variant.value.upper())
         case Soda(card=card):
             return ("SODA", card.code)
+        case Loser(number=n, card=card):
+            return ("LOSE", str(n), card.code)
         case Turn(number=n, loser=loser, winner=winner, split=split):
             return ("TURN", str(n), loser.code, winner.code, _flag(split))
         case LastTurn(number=n, loser=loser, winner=winner, split=split):
@@ -223,6 +226,9 @@ def _decode(s: Sentence) -> Event | Screen:
             return DeckStarted(Variant(_want(s, 1)[0].lower()))
         case "SODA":
             return Soda(Card.parse(_want(s, 1)[0]))
+        case "LOSE":
+            n, card = _want(s, 2)
+            return Loser(int(n), Card.parse(card))
         case "TURN" | "LAST":
             n, loser, winner, split = _want(s, 4)
             cls = Turn if s.kind == "TURN" else LastTurn
