@@ -13,7 +13,7 @@ from casekeeper.case import Case
 from shoe.cards import shuffled_deck
 from shoe.commands.common import add_variant_option, settings_from_args
 from shoe.deal import Deal
-from shoe.events import CallKind, CallWindow
+from shoe.events import CallKind
 from shoe.progress import Progress
 from shoe.settings import Settings, Variant
 
@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example:\n  faro-shoe stats --deals 100000 --seed 1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--deals", type=int, required=True, metavar="N", help="decks to deal")
+    parser.add_argument("--deals", type=positive_int, required=True, metavar="N",
+                        help="decks to deal")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the first deck (deck i uses seed+i); default random")
     add_variant_option(parser)
@@ -50,9 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.deals < 1:
-        raise argparse.ArgumentTypeError("--deals must be at least 1")
     settings = settings_from_args(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     splits: Counter[int] = Counter()
