@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from shoe.config import Config, ConfigError
 from shoe.deal import Deal
@@ -98,8 +98,9 @@ def open_camera(config: Config, *, start_at: int = 0) -> Any:
 
 
 def _tracker_factory(config: Config, has_beam: bool) -> Callable[[], Any]:
-    from vision.exposures import ExposureTracker
     from vision.reader import load_reader
+
+    from vision.exposures import ExposureTracker
 
     reader = load_reader(config.profile or None)
     return lambda: ExposureTracker(reader, has_beam=has_beam)
@@ -148,7 +149,7 @@ class CameraEyes:
         self._backoff = self._backoff_min
         return [self._exposure(r) for r in self.tracker.feed(frame.t, frame.image)]
 
-    def _failed(self, message: str) -> Any:
+    def _failed(self, message: str) -> NoReturn:
         if self._camera is not None:
             try:
                 self._camera.close()

@@ -376,6 +376,9 @@ class Service:
                 return {"ok": True, "message": self._status_line(), "state": self._state_json()}
             if op == "new_deck":
                 return self._new_deck()
+            if op == "beam":
+                self.parts.eyes.beam(float(request["t"]))
+                return {"ok": True}
             if op == "correct":
                 events = self.deal.correct(Card.parse(str(request.get("card"))))
             elif op == "confirm":
