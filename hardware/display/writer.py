@@ -224,6 +224,7 @@ class DisplayWriter:
     def _connect(self) -> bool:
         import serial
 
+        port = None
         try:
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0,
                                          write_timeout=self._write_timeout)
@@ -233,6 +234,8 @@ class DisplayWriter:
                 if self.model.settle:
                     time.sleep(self.model.settle)
         except (OSError, serial.SerialException, ValueError) as exc:
+            if port is not None:
+                port.close()
             self._failed(f"cannot open {self.url}: {exc}")
             return False
         with self._cond:

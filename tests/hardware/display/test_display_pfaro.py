@@ -10,6 +10,7 @@ from hardware.display.layout import Screen
 from shoe.cards import FULL_DECK, Card, Rank
 from shoe.deal import Deal
 from shoe.events import (
+    EVENT_TYPES,
     CallKind,
     CallWindow,
     CardCorrected,
@@ -17,7 +18,6 @@ from shoe.events import (
     CardWithdrawn,
     DeckFinished,
     DeckStarted,
-    EVENT_TYPES,
     DeckVoided,
     Event,
     FlagReason,

@@ -1,0 +1,189 @@
+"""The writer over real ports: pyserial's loop://, and pty pairs for unplug and replug."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hardware.display import cd5220, pfaro
+from hardware.display.layout import Screen
+from hardware.display.models import DisplayConfigError, model_named
+from hardware.display.writer import DisplayWriter, check_port_url
+from shoe.cards import Card
+from shoe.events import Soda, Turn
+
+from .conftest import Pty, point
+
+FAST = {"backoff": (0.02, 0.1), "probe_interval": 0.05, "write_timeout": 0.5}
+CD5220 = model_named("cd5220")
+PFARO = model_named("pfaro")
+STARTUP = b"".join(cd5220.startup())
+
+
+def turn(n: int) -> Turn:
+    return Turn(n, Card.parse("10H"), Card.parse("KS"), split=False)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+def test_loop_url_carries_startup_then_the_screen() -> None:
+    with DisplayWriter("loop://", CD5220, **FAST) as writer:
+        writer.show(turn(1))
+        assert writer.wait_idle(5)
+        port = writer.port
+        assert port is not None
+        received = port.read(port.in_waiting)
+    assert received == STARTUP + cd5220.encode(turn(1))
+    assert writer.status.written == 1 and writer.status.errors == 0
+
+
+def test_pty_receives_pfaro_sentences_in_order(make_pty: Callable[[], Pty]) -> None:
+    pty = make_pty()
+    events = [Soda(Card.parse("5D")), turn(1), turn(2)]
+    with DisplayWriter(pty.path, PFARO, **FAST) as writer:
+        for event in events:
+            writer.show(event)
+        expected = b"".join(pfaro.encode(e) for e in events)
+        assert pty.read_until(lambda got: len(got) >= len(expected)) == expected
+    assert [pfaro.decode(pfaro.parse(line)) for line in expected.splitlines()] == events
+
+
+def test_show_never_blocks_while_the_display_is_stuck(make_pty: Callable[[], Pty]) -> None:
+    # Nobody reads the far end: the pty's buffer (~14 kB) fills and then writes time out.
+    pty = make_pty()
+    writer = DisplayWriter(pty.path, CD5220, queue_size=4, **FAST)
+    try:
+        slowest = 0.0
+        deadline = time.monotonic() + 20
+        n = 0
+        while writer.status.errors == 0:  # until a write has timed out
+            assert time.monotonic() < deadline, writer.status
+            n += 1
+            started = time.monotonic()
+            writer.show(turn(n))
+            slowest = max(slowest, time.monotonic() - started)
+            time.sleep(0.0005)
+        assert slowest < FAST["write_timeout"]  # the caller never waited for the port
+        assert "timeout" in (writer.status.last_error or "").lower()
+        assert writer.status.dropped > 0  # stale screens went; the latest stays queued
+    finally:
+        writer.close(timeout=2)
+
+
+def test_unplug_then_replug_behind_the_same_link_redraws_the_current_screen(
+        make_pty: Callable[[], Pty], tmp_path: Path) -> None:
+    link = tmp_path / "usb-VFD_2x20-if00-port0"  # as /dev/serial/by-id names it
+    first = make_pty()
+    point(link, first.path)
+    with DisplayWriter(str(link), CD5220, **FAST) as writer:
+        writer.show(turn(1))
+        first.read_until(lambda got: got.endswith(cd5220.encode(turn(1))))
+
+        first.unplug()  # mid-stream: the writer must notice, and the caller carry on
+        wait_for(lambda: not writer.status.connected)
+        for n in (2, 3, 4):
+            writer.show(turn(n))
+        assert writer.status.connected is False
+        assert writer.status.last_error
+
+        second = make_pty()  # replugged: a new tty behind the same by-id link
+        point(link, second.path)
+        got = second.read_until(lambda got: got.endswith(cd5220.encode(turn(4))))
+        assert got == STARTUP + cd5220.encode(turn(4))  # init, glyphs, then the latest only
+        assert writer.status.connected and writer.status.reconnects == 1
+
+
+def test_replug_redraws_even_when_nothing_new_was_shown(
+        make_pty: Callable[[], Pty], tmp_path: Path) -> None:
+    link = tmp_path / "display"
+    first = make_pty()
+    point(link, first.path)
+    with DisplayWriter(str(link), CD5220, **FAST) as writer:
+        writer.show(Screen("HELLO"))
+        first.read_until(lambda got: got.endswith(cd5220.encode(Screen("HELLO"))))
+        first.unplug()
+        second = make_pty()
+        point(link, second.path)
+        got = second.read_until(lambda got: got.endswith(cd5220.encode(Screen("HELLO"))))
+        assert got == STARTUP + cd5220.encode(Screen("HELLO"))
+
+
+def test_the_pfaro_log_sends_every_missed_sentence_after_a_replug(
+        make_pty: Callable[[], Pty], tmp_path: Path) -> None:
+    link = tmp_path / "logger"
+    first = make_pty()
+    point(link, first.path)
+    with DisplayWriter(str(link), PFARO, **FAST) as writer:
+        writer.show(turn(1))
+        first.read_until(lambda got: got.endswith(pfaro.encode(turn(1))))
+        first.unplug()
+        wait_for(lambda: not writer.status.connected)
+        writer.show(turn(2))
+        writer.show(turn(3))
+        second = make_pty()
+        point(link, second.path)
+        expected = pfaro.encode(turn(2)) + pfaro.encode(turn(3))
+        assert second.read_until(lambda got: len(got) >= len(expected)) == expected
+
+
+def test_a_display_absent_at_start_is_drawn_when_it_appears(
+        make_pty: Callable[[], Pty], tmp_path: Path) -> None:
+    link = tmp_path / "not-yet"
+    with DisplayWriter(str(link), CD5220, **FAST) as writer:
+        writer.show(turn(7))
+        wait_for(lambda: writer.status.errors >= 2)  # retried with backoff
+        pty = make_pty()
+        point(link, pty.path)
+        assert pty.read_until(lambda got: got.endswith(cd5220.encode(turn(7)))) \
+            == STARTUP + cd5220.encode(turn(7))
+
+
+def test_a_full_log_queue_drops_the_oldest_sentences_and_counts_them() -> None:
+    writer = DisplayWriter("/nonexistent/port", PFARO, queue_size=3, **FAST)
+    try:
+        for n in range(1, 6):
+            writer.show(turn(n))
+        status = writer.status
+        assert status.pending == 3 and status.dropped == 2
+    finally:
+        writer.close(timeout=1)
+
+
+@pytest.mark.parametrize("url", ["", "ttyUSB0", "COM3 ", "bogus://x", "socket://nohost",
+                                 "socket://host:99999"])
+def test_a_bad_port_url_is_a_startup_error_naming_the_setting(url: str) -> None:
+    with pytest.raises(DisplayConfigError, match=r"^display\.port: "):
+        DisplayWriter(url, CD5220)
+
+
+@pytest.mark.parametrize("url", ["loop://", "socket://localhost:7000", "/dev/ttyUSB0",
+                                 "/dev/serial/by-id/usb-FTDI-if00-port0", "spy://loop://"])
+def test_good_port_urls_pass(url: str) -> None:
+    check_port_url(url)
+
+
+def test_the_model_default_baudrate_applies_unless_overridden() -> None:
+    with DisplayWriter("loop://", model_named("matrix-orbital"), **FAST) as writer:
+        assert writer.wait_connected(5)
+        assert writer.port is not None and writer.port.baudrate == 19200
+    with DisplayWriter("loop://", model_named("matrix-orbital"), baudrate=9600) as writer:
+        assert writer.baudrate == 9600
+
+
+def test_close_returns_even_while_the_port_is_unreachable() -> None:
+    writer = DisplayWriter("/nonexistent/port", CD5220, **FAST)
+    writer.show(turn(1))
+    started = time.monotonic()
+    writer.close(timeout=2)
+    assert time.monotonic() - started < 2
+    assert not os.path.exists("/nonexistent/port")
