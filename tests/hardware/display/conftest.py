@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
-from shoe.cards import FULL_DECK, Card, Rank
+from shoe.cards import FULL_DECK, Rank
 from shoe.events import (
     CallKind,
     CallWindow,
@@ -124,4 +124,8 @@ events: st.SearchStrategy[Event] = st.one_of(
     st.builds(DeckVoided, st.integers(0, 52)),
 )
 
-TEN_OF_HEARTS = Card.parse("10H")
+#: A whole faro deal, soda to hock (the same order as tests/conftest.py's hand-checked deal).
+HAND_DEAL_CODES = """
+KS AH AD 2H 2D 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD
+AC AS 2C 2S 3C 4C 5C 6C 7C 8C 9C 10C JC QC 3S 4S 5S 6S 7S 8S 9S 10S JS QS KC
+"""
