@@ -17,7 +17,7 @@ Build one from the config::
 
 from .encoding import DisplayModel
 from .layout import InvalidScreenError, Screen, screen_for, test_pattern
-from .models import MODELS, DisplayConfigError, model_named
+from .models import MODELS, DisplayConfigError, PortURLError, UnknownDisplayModelError, model_named
 from .pfaro import BadChecksumError, InvalidSentenceError
 from .writer import DisplayWriter, WriterStatus, check_port_url
 
@@ -29,7 +29,9 @@ __all__ = [
     "DisplayWriter",
     "InvalidScreenError",
     "InvalidSentenceError",
+    "PortURLError",
     "Screen",
+    "UnknownDisplayModelError",
     "WriterStatus",
     "check_port_url",
     "model_named",

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import functools
 
-from shoe.cards import FaroError
+from hardware.errors import HardwareConfigError, UnknownDriverError
 
 from . import cd5220, escpos, matrix_orbital, pfaro, serlcd
 from .encoding import DisplayModel
 
-__all__ = ["MODELS", "DisplayConfigError", "model_named"]
+__all__ = ["MODELS", "DisplayConfigError", "PortURLError", "UnknownDisplayModelError",
+           "model_named"]
 
 
-class DisplayConfigError(FaroError, ValueError):
-    """A display setting that cannot work: an unknown model, a malformed port URL."""
+class DisplayConfigError(HardwareConfigError):
+    """A display setting that cannot work; the message names the setting."""
+
+
+class UnknownDisplayModelError(DisplayConfigError, UnknownDriverError):
+    """A display model name that is not in :data:`MODELS`."""
+
+
+class PortURLError(DisplayConfigError):
+    """A port setting that names no serial device or pyserial URL."""
 
 
 def _screen_model(module: object, name: str, title: str, baud: int, glyphs: bool,
@@ -57,6 +66,6 @@ def model_named(
     try:
         return table[name]
     except KeyError:
-        raise DisplayConfigError(
+        raise UnknownDisplayModelError(
             f"{setting}: unknown display model {name!r}; known: {', '.join(MODELS)}"
         ) from None

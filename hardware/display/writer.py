@@ -30,7 +30,7 @@ from shoe.events import Event
 
 from .encoding import DisplayModel
 from .layout import Screen
-from .models import DisplayConfigError
+from .models import PortURLError
 
 if TYPE_CHECKING:  # pragma: no cover
     import serial
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 
 def check_port_url(url: str, setting: str = "display.port") -> None:
-    """Raise DisplayConfigError (naming ``setting``) unless ``url`` can name a serial port.
+    """Raise PortURLError (naming ``setting``) unless ``url`` can name a serial port.
 
     A device path must be absolute (``/dev/serial/by-id/…``, ``/dev/ttyUSB0``, a pty); it
     need not exist yet: a display may be plugged in later. A URL needs a scheme pyserial
@@ -50,20 +50,20 @@ def check_port_url(url: str, setting: str = "display.port") -> None:
     hint = ("expected a device path like /dev/serial/by-id/… or /dev/ttyUSB0, or a pyserial "
             "URL like loop:// or socket://host:port")
     if not url or url != url.strip():
-        raise DisplayConfigError(f"{setting}: {hint}; got {url!r}")
+        raise PortURLError(f"{setting}: {hint}; got {url!r}")
     if "://" in url:
         scheme, _, rest = url.partition("://")
         if not scheme.isidentifier() or importlib.util.find_spec(
                 f"serial.urlhandler.protocol_{scheme}") is None:
-            raise DisplayConfigError(f"{setting}: unknown port URL scheme {scheme!r} in {url!r}; "
+            raise PortURLError(f"{setting}: unknown port URL scheme {scheme!r} in {url!r}; "
                                      f"{hint}")
         if scheme in ("socket", "rfc2217"):
             host, _, port = rest.partition("?")[0].rpartition(":")
             if not host or not port.isdigit() or not 0 < int(port) < 65536:
-                raise DisplayConfigError(f"{setting}: expected {scheme}://host:port, got {url!r}")
+                raise PortURLError(f"{setting}: expected {scheme}://host:port, got {url!r}")
         return
     if not url.startswith("/"):
-        raise DisplayConfigError(f"{setting}: {hint}; got {url!r}")
+        raise PortURLError(f"{setting}: {hint}; got {url!r}")
 
 
 @dataclass(frozen=True, slots=True)
