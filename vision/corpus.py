@@ -1,0 +1,454 @@
+"""The dev corpus: card faces rendered from Debian's gnome-cards-data, and users' deck folders.
+
+Every aisleriot theme (``/usr/share/aisleriot/cards/*.svgz``) is one SVG laid out as a grid
+of 13 columns by 5 rows: clubs, diamonds, hearts, spades (ace to king), then the jokers and
+the back. Aisleriot itself slices the theme by that grid, and so do we: ``rsvg-convert
+--export-id club_10`` returns wrong bounding boxes for most themes (whole rows, or a glyph),
+while the per-card ids (``club_1`` … ``club_10``, ``club_jack``, ``club_queen``, ``club_king``;
+the same scheme in every installed theme) only confirm that the 52 cards are there.
+
+Faces are BGR ``uint8`` arrays, the card cropped to its own outline; outside the rounded
+corners they are white, or transparent with ``alpha=True`` (BGRA), which is what the
+simulator uses to composite the card over the box.
+
+>>> face = render_card("anglo", Card.parse("QH"), height=200)
+>>> face.shape[0]
+200
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from shoe.cards import FULL_DECK, Card, FaroError, InvalidCardError, Suit
+
+__all__ = [
+    "DEV_DECKS",
+    "HELD_OUT_DECKS",
+    "THEME_DIR",
+    "CorpusUnavailableError",
+    "DeckDirError",
+    "DeckInfo",
+    "UnknownDeckError",
+    "cache_dir",
+    "deck_info",
+    "list_decks",
+    "load_deck_dir",
+    "on_white",
+    "paint_out_indices",
+    "render_card",
+    "render_deck",
+]
+
+THEME_DIR = Path("/usr/share/aisleriot/cards")
+
+IndexStyle = Literal["standard", "foreign", "partial"]
+
+
+class CorpusUnavailableError(FaroError):
+    """gnome-cards-data or rsvg-convert is not installed."""
+
+
+class UnknownDeckError(FaroError, ValueError):
+    """A deck name that is not an installed aisleriot theme."""
+
+
+class DeckDirError(FaroError, ValueError):
+    """A deck folder with missing, duplicate or unreadable card images."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckInfo:
+    """One aisleriot theme as the reader sees it.
+
+    ``index_style``: ``standard`` (A K Q J 10–2 on every card), ``foreign`` (other letters
+    on the court cards or the ace, e.g. B/D/K, V/D/R, Cyrillic), ``partial`` (court cards
+    without corner indices).
+    """
+
+    name: str
+    index_style: IndexStyle
+    suits_french: bool
+    notes: str = ""
+
+
+# Surveyed by eye from full renders of gnome-cards-data 3.22 (the letters are the corner
+# indices of jack, queen, king, and the ace where it differs).
+_SURVEY: dict[str, DeckInfo] = {
+    d.name: d
+    for d in (
+        DeckInfo("ancient_french", "foreign", True, "1 V D R; cream card"),
+        DeckInfo("anglo", "standard", True),
+        DeckInfo("anglo_bitmap", "standard", True, "raster twin of anglo"),
+        DeckInfo("anglo_modern", "standard", True),
+        DeckInfo("anglo_modern_4_color", "standard", True,
+                 "four colours: green clubs, yellow diamonds, blue spades"),
+        DeckInfo("anglo_poker", "standard", True, "large indices"),
+        DeckInfo("atlasnye", "standard", True, "Russian art, J Q K indices"),
+        DeckInfo("atlasnye_skat", "foreign", True, "B D K; yellow diamonds, green spades"),
+        DeckInfo("bellot", "standard", True, "heavy outline"),
+        DeckInfo("berlin", "foreign", True, "B D K; pale print"),
+        DeckInfo("dondorf", "standard", True, "thick black border, indices top and bottom"),
+        DeckInfo("gnomangelo", "standard", True),
+        DeckInfo("gnomangelo_bitmap", "standard", True, "raster twin of gnomangelo"),
+        DeckInfo("guyenne-classic", "partial", True, "court cards without indices; black border"),
+        DeckInfo("lattmann", "foreign", True, "B D K"),
+        DeckInfo("neoclassical", "standard", True),
+        DeckInfo("neoclassical_4_color", "standard", True,
+                 "four colours: green clubs, yellow diamonds, blue spades"),
+        DeckInfo("orell", "standard", True, "cream card"),
+        DeckInfo("ornamental", "standard", True, "very large indices; cream card"),
+        DeckInfo("paris", "standard", True, "thick black border"),
+        DeckInfo("plastic", "standard", True, "rounded sans indices"),
+        DeckInfo("rheinland", "foreign", True, "B D K; cream card"),
+        DeckInfo("simplistic", "standard", True, "court cards show only a big letter"),
+        DeckInfo("slavic_costumes", "foreign", True, "Cyrillic Т В Д К"),
+        DeckInfo("swiss-xvii", "partial", False,
+                 "acorns, bells, roses, shields; court cards without indices"),
+        DeckInfo("tango", "standard", True, "grey gradient card, big pips"),
+        DeckInfo("tango_nuevo", "standard", True, "huge index, no small suit under it"),
+        DeckInfo("tarocco", "foreign", True, "F D R (Italian)"),
+        DeckInfo("tigullio", "standard", True),
+        DeckInfo("Атласные", "foreign", True, "Cyrillic Т В Д К; twin of atlasnye"),
+    )
+}
+
+#: Decks never used to tune the reader; accuracy on them is reported separately. Each is
+#: alone in its design family (no twin or sibling among the dev decks), four with standard
+#: indices in different typefaces and one foreign-indexed (Cyrillic).
+HELD_OUT_DECKS: tuple[str, ...] = (
+    "anglo_poker", "plastic", "simplistic", "tigullio", "slavic_costumes")
+
+#: The French-suited decks the reader may be tuned on.
+DEV_DECKS: tuple[str, ...] = tuple(
+    sorted(
+        (n for n, d in _SURVEY.items() if d.suits_french and n not in HELD_OUT_DECKS),
+        key=str.casefold,
+    )
+)
+
+# Grid rows of an aisleriot theme, and the element ids that prove a card is present.
+_SUIT_ROWS = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+_SUIT_IDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
+             Suit.SPADES: "spade"}
+_RANK_IDS = {1: "1", 11: "jack", 12: "queen", 13: "king"}
+_GRID_COLUMNS, _GRID_ROWS = 13, 5
+# Render the sheet a little larger than asked, then shrink each card to the exact height:
+# the card fills 90–100 % of its grid cell, and shrinking is kinder than enlarging.
+_OVERSAMPLE = 1.15
+
+
+def card_element_id(card: Card) -> str:
+    """The SVG element id of a card in every aisleriot theme: ``heart_queen``, ``club_10``."""
+    return f"{_SUIT_IDS[card.suit]}_{_RANK_IDS.get(int(card.rank), str(int(card.rank)))}"
+
+
+def cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/faro-shoe/cards`` (default ``~/.cache/faro-shoe/cards``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "faro-shoe" / "cards"
+
+
+def _rsvg() -> str:
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise CorpusUnavailableError(
+            "rsvg-convert not found: install the Debian package librsvg2-bin")
+    return exe
+
+
+def _theme_path(deck: str) -> Path:
+    if not THEME_DIR.is_dir():
+        raise CorpusUnavailableError(
+            f"no card themes in {THEME_DIR}: install the Debian package gnome-cards-data")
+    path = THEME_DIR / f"{deck}.svgz"
+    if not path.is_file():
+        path = THEME_DIR / f"{deck}.svg"
+    if not path.is_file():
+        known = ", ".join(sorted(_installed_names(), key=str.casefold))
+        raise UnknownDeckError(f"no deck named {deck!r} in {THEME_DIR}; installed: {known}")
+    return path
+
+
+def _installed_names() -> list[str]:
+    if not THEME_DIR.is_dir():
+        return []
+    return [p.name.split(".")[0] for p in THEME_DIR.iterdir() if p.suffix in (".svgz", ".svg")]
+
+
+def deck_info(deck: str) -> DeckInfo:
+    """What is known about an installed deck (a theme not surveyed is assumed standard)."""
+    _theme_path(deck)
+    return _SURVEY.get(deck) or DeckInfo(deck, "standard", True, "not surveyed")
+
+
+def list_decks(*, french_only: bool = True) -> list[DeckInfo]:
+    """Every installed deck with the 52 cards (French-suited only, unless asked otherwise)."""
+    if not THEME_DIR.is_dir():
+        raise CorpusUnavailableError(
+            f"no card themes in {THEME_DIR}: install the Debian package gnome-cards-data")
+    infos = [deck_info(n) for n in sorted(_installed_names(), key=str.casefold)]
+    return [i for i in infos if i.suits_french or not french_only]
+
+
+def _cache_paths(deck: str, height: int) -> dict[Card, Path]:
+    folder = cache_dir() / deck / str(height)
+    return {c: folder / f"{c.code}.png" for c in FULL_DECK}
+
+
+def render_deck(deck: str, height: int = 350, *, alpha: bool = False) -> dict[Card, np.ndarray]:
+    """All 52 faces of an installed deck, ``height`` pixels tall, from the cache if there.
+
+    A cold render draws the whole theme once with rsvg-convert (1–3 s) and caches each card
+    as a BGRA PNG under :func:`cache_dir`.
+    """
+    if height < 16:
+        raise ValueError(f"card height too small: {height}")
+    paths = _cache_paths(deck, height)
+    if not all(p.is_file() for p in paths.values()):
+        _render_to_cache(deck, height, paths)
+    faces = {}
+    for card, path in paths.items():
+        bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
+            # A damaged cache file: render again rather than hand back garbage.
+            path.unlink(missing_ok=True)
+            return render_deck(deck, height, alpha=alpha)
+        faces[card] = bgra if alpha else on_white(bgra)
+    return faces
+
+
+def render_card(deck: str, card: Card, height: int = 350, *, alpha: bool = False) -> np.ndarray:
+    """One face of an installed deck (BGR on white, or BGRA with ``alpha=True``)."""
+    path = _cache_paths(deck, height)[card]
+    bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
+    if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
+        return render_deck(deck, height, alpha=alpha)[card]
+    return bgra if alpha else on_white(bgra)
+
+
+def _render_to_cache(deck: str, height: int, paths: Mapping[Card, Path]) -> None:
+    source = _theme_path(deck)
+    text = _svg_text(source)
+    missing = [c for c in FULL_DECK if f'id="{card_element_id(c)}"' not in text]
+    if missing:
+        raise UnknownDeckError(
+            f"deck {deck!r} lacks {len(missing)} of the 52 cards, e.g. {missing[0].code}")
+    sheet = _render_sheet(source, _GRID_ROWS * round(height * _OVERSAMPLE))
+    folder = next(iter(paths.values())).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    cell_w = sheet.shape[1] / _GRID_COLUMNS
+    cell_h = sheet.shape[0] / _GRID_ROWS
+    for card, path in paths.items():
+        row, col = _SUIT_ROWS[card.suit], int(card.rank) - 1
+        cell = sheet[round(row * cell_h): round((row + 1) * cell_h),
+                     round(col * cell_w): round((col + 1) * cell_w)]
+        face = _crop_to_card(cell, deck, card)
+        width = max(1, round(face.shape[1] * height / face.shape[0]))
+        face = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+        _write_atomically(path, face)
+
+
+def _svg_text(source: Path) -> str:
+    import gzip
+
+    data = source.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8", errors="replace")
+
+
+def _render_sheet(source: Path, sheet_height: int) -> np.ndarray:
+    with tempfile.TemporaryDirectory(prefix="faro-shoe-") as tmp:
+        out = Path(tmp) / "sheet.png"
+        proc = subprocess.run(
+            [_rsvg(), "-h", str(sheet_height), "-o", str(out), str(source)],
+            capture_output=True, text=True, timeout=120, check=False)
+        sheet = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.is_file() else None
+    if proc.returncode != 0 or sheet is None:
+        raise CorpusUnavailableError(
+            f"rsvg-convert could not render {source}: {proc.stderr.strip()[:200]}")
+    if sheet.ndim == 2 or sheet.shape[2] != 4:
+        sheet = cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGRA if sheet.ndim == 2 else cv2.COLOR_BGR2BGRA)
+    return sheet
+
+
+def _crop_to_card(cell: np.ndarray, deck: str, card: Card) -> np.ndarray:
+    """The card inside its grid cell: the bounding box of its opaque pixels."""
+    opaque = cell[:, :, 3] > 128
+    rows, cols = np.flatnonzero(opaque.any(axis=1)), np.flatnonzero(opaque.any(axis=0))
+    if rows.size == 0 or (rows[-1] - rows[0]) < cell.shape[0] // 2:
+        raise UnknownDeckError(f"deck {deck!r}: no card drawn where {card.code} should be")
+    return cell[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
+
+
+def _write_atomically(path: Path, image: np.ndarray) -> None:
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.png")
+    if not cv2.imwrite(str(tmp), image):
+        raise OSError(f"could not write {tmp}")
+    os.replace(tmp, path)
+
+
+def on_white(bgra: np.ndarray) -> np.ndarray:
+    """A BGRA face composited on white (BGR); a BGR face is returned as it is."""
+    if bgra.ndim == 3 and bgra.shape[2] == 3:
+        return bgra
+    alpha = bgra[:, :, 3:4].astype(np.float32) / 255.0
+    out = bgra[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+# --- users' deck folders ---------------------------------------------------------------
+
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".svg", ".svgz")
+_CODE_STEM = re.compile(r"^(10|[2-9TtAaJjQqKk])[SHDCshdc♠♥♦♣]$")
+
+
+def load_deck_dir(path: str | os.PathLike[str], height: int = 350, *,
+                  alpha: bool = False) -> dict[Card, np.ndarray]:
+    """The 52 faces in a folder of per-card images named by code (``QH.png``, ``10h.svg``).
+
+    Files whose names are not card codes (a back, a joker, a readme) are ignored. Raises
+    :class:`DeckDirError` naming the missing, duplicated or unreadable cards.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise DeckDirError(f"not a folder: {folder}")
+    found: dict[Card, Path] = {}
+    for file in sorted(folder.iterdir()):
+        stem = file.name.split(".")[0]
+        if file.suffix.lower() not in _IMAGE_SUFFIXES or not _CODE_STEM.match(stem):
+            continue
+        try:
+            card = Card.parse(stem)
+        except InvalidCardError:
+            continue
+        if card in found:
+            raise DeckDirError(
+                f"{card.code} twice in {folder}: {found[card].name} and {file.name}")
+        found[card] = file
+    missing = [c.code for c in FULL_DECK if c not in found]
+    if missing:
+        raise DeckDirError(
+            f"{folder} lacks {len(missing)} card(s): {' '.join(missing[:13])}"
+            + (" …" if len(missing) > 13 else "")
+            + " (files are named by card code, e.g. QH.png, 10H.svg)")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        faces = dict(zip(found, pool.map(lambda f: _load_face(f, height), found.values()),
+                         strict=True))
+    return {c: faces[c] if alpha else on_white(faces[c]) for c in FULL_DECK}
+
+
+def _load_face(file: Path, height: int) -> np.ndarray:
+    """One card image as BGRA, ``height`` tall."""
+    if file.suffix.lower() in (".svg", ".svgz"):
+        with tempfile.TemporaryDirectory(prefix="faro-shoe-") as tmp:
+            out = Path(tmp) / "card.png"
+            proc = subprocess.run([_rsvg(), "-h", str(height), "-o", str(out), str(file)],
+                                  capture_output=True, text=True, timeout=60, check=False)
+            image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.is_file() else None
+        if proc.returncode != 0:
+            image = None
+    else:
+        image = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
+    if image is None or image.size == 0:
+        raise DeckDirError(f"cannot read card image {file}")
+    if image.dtype != np.uint8:
+        image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGRA)
+    elif image.shape[2] == 3:
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    if image.shape[0] != height:
+        width = max(1, round(image.shape[1] * height / image.shape[0]))
+        shrink = image.shape[0] > height
+        image = cv2.resize(image, (width, height),
+                           interpolation=cv2.INTER_AREA if shrink else cv2.INTER_CUBIC)
+    return image
+
+
+# --- the pip-only variant ----------------------------------------------------------------
+
+# Where a corner index may lie, as fractions of the card's width and height: it starts
+# within the first 12 % of the width (pips start further in), is at most 30 % wide and ends
+# above 40 % of the height, with blank card around it.
+_INDEX_START, _INDEX_WIDTH, _INDEX_DEPTH = 0.12, 0.30, 0.40
+
+
+def paint_out_indices(face: np.ndarray) -> np.ndarray:
+    """The face with its corner indices painted over in the card's own background colour.
+
+    In each corner it looks for a mark near the edge that is set apart by blank card from
+    everything further in (the index: rank over suit), and paints over that mark's box.
+    Pips, the court picture and the border stay. This makes the pip-only "period deck
+    without indices"; its court cards stay double-headed.
+    """
+    bgr = on_white(face)
+    h, w = bgr.shape[:2]
+    opaque: np.ndarray = np.ones((h, w), np.uint8)
+    if face.shape[2] == 4:
+        # Keep off the outline that follows the rounded corners.
+        k = max(3, round(0.05 * w))
+        opaque = cv2.erode((face[:, :, 3] > 200).astype(np.uint8), np.ones((k, k), np.uint8))
+    inset = np.zeros((h, w), bool)
+    inset[int(0.015 * h): h - int(0.015 * h), int(0.015 * w): w - int(0.015 * w)] = True
+    # The card's own colour: the blank margin beside the pips, halfway down.
+    margin = bgr[int(0.4 * h): int(0.6 * h), int(0.05 * w): int(0.1 * w)].reshape(-1, 3)
+    background = np.median(margin, axis=0)
+    distance = np.abs(bgr.astype(np.int16) - background.astype(np.int16)).max(axis=2)
+    ink = (distance > 40) & (opaque > 0) & inset
+    out = face.copy()
+    for flip_x in (False, True):
+        for flip_y in (False, True):
+            view = ink[::-1 if flip_y else 1, ::-1 if flip_x else 1]
+            box = _index_box(view)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            if flip_x:
+                x0, x1 = w - 1 - x1, w - 1 - x0
+            if flip_y:
+                y0, y1 = h - 1 - y1, h - 1 - y0
+            out[max(0, y0 - 1): y1 + 2, max(0, x0 - 1): x1 + 2, :3] = background.astype(np.uint8)
+    return out
+
+
+def _index_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) of a top-left corner index in an ink mask, or None."""
+    h, w = ink.shape
+    depth, width = int(_INDEX_DEPTH * h), int(_INDEX_WIDTH * w)
+    strip = ink[:depth, :width].copy()
+    # A thick printed border runs the whole strip; it is not the index.
+    strip[:, strip.mean(axis=0) > 0.7] = False
+    strip[strip.mean(axis=1) > 0.7, :] = False
+    gap, row_gap = max(1, round(0.008 * w)), max(3, round(0.05 * h))
+    columns = np.flatnonzero(strip.sum(axis=0) > 0)
+    while columns.size and columns[0] <= _INDEX_START * w:
+        x0 = x1 = int(columns[0])
+        while x1 + 1 < width and strip[:, x1 + 1: x1 + 1 + gap].any():
+            x1 += 1
+        if x1 + gap >= width:
+            return None  # runs on into the card's picture: not an index
+        band = strip[:, x0: x1 + 1]
+        rows = np.flatnonzero(band.any(axis=1))
+        y0 = y1 = int(rows[0])
+        while y1 + 1 < depth and band[y1 + 1: y1 + 1 + row_gap].any():
+            y1 += 1
+        if y1 + row_gap >= depth:
+            return None
+        if y1 - y0 >= 0.06 * h and x1 - x0 >= 0.025 * w:
+            return x0, y0, x1, y1
+        columns = columns[columns > x1]  # a speck (a scrap of the outline): look further in
+    return None
