@@ -263,6 +263,10 @@ def build_display(config: Config) -> list[Any]:
     return writers
 
 
+#: The display's second line under an alert from the loop.
+ALERT_HINTS = {"CAMERA LOST": "DEALER: WAIT", "BOX CLOSED": "PLACE YOUR BETS"}
+
+
 class DisplayOutput:
     """Announces each event on a display writer (which has its own thread and queue)."""
 
@@ -273,7 +277,7 @@ class DisplayOutput:
         from hardware.display import Screen
 
         if state.alert is not None:
-            self.writer.show(Screen(state.alert, "SERVICE ON ITS WAY"))
+            self.writer.show(Screen(state.alert, ALERT_HINTS.get(state.alert, "")))
             return
         for event in state.new:
             self.writer.show(event)
@@ -300,18 +304,25 @@ class LogOutput:
 
 def build_buttons(config: Config, inbox: Inbox, pin_factory: Any = None) -> list[Any]:
     """The operator panel and break-beam, posting to the loop's inbox from gpiozero's threads."""
-    fitted = config.buttons.fitted()
-    if not fitted:
-        return []
-    from hardware.buttons import OperatorPanel
+    b = config.buttons
+    inputs: list[Any] = []
+    panel_pins = {n: p for n, p in b.fitted().items() if n != "break_beam"}
+    if panel_pins:
+        from hardware.buttons import OperatorPanel
 
-    panel = OperatorPanel(
-        fitted, hold_time=config.buttons.hold_time, bounce_time=config.buttons.bounce_time,
-        pin_factory=pin_factory,
-    )
-    panel.when_new_deck = lambda: inbox.post("new_deck")
-    panel.when_undo = lambda: inbox.post("undo")
-    panel.when_confirm = lambda: inbox.post("confirm")
-    panel.when_close_box = lambda: inbox.post("status")
-    panel.when_beam = lambda t: inbox.post("beam", t=t)
-    return [panel]
+        def on_action(action: Any) -> None:
+            inbox.post(action.value.replace("-", "_"))
+
+        inputs.append(OperatorPanel(on_action=on_action, **panel_pins, bounce_time=b.bounce_time,
+                                    hold_time=b.hold_time, pin_factory=pin_factory))
+    if b.break_beam is not None:
+        from hardware.buttons import SlotBeam
+
+        try:
+            inputs.append(SlotBeam(b.break_beam, on_card_left=lambda t: inbox.post("beam", t=t),
+                                   pin_factory=pin_factory))
+        except BaseException:
+            for part in inputs:
+                part.close()
+            raise
+    return inputs

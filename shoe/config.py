@@ -42,7 +42,7 @@ DEFAULT_STATE_DIR = Path("/var/lib/faro-shoe")
 CAMERA_SOURCES = ("sim", "picamera2", "v4l2", "file", "images")
 KEEPER_DRIVERS = ("servo", "pca9685", "shift-register", "ledboard", "terminal", "none")
 DISPLAY_MODELS = ("cd5220", "escpos", "serlcd", "matrix-orbital", "pfaro", "none")
-BUTTON_NAMES = ("new_deck", "undo", "confirm", "close_box", "break_beam")
+BUTTON_NAMES = ("new_deck", "undo", "confirm", "close_box", "void", "break_beam")
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 RANKS = 13
 POSITIONS = 5  # a bead wire shows 0–4 cards gone
@@ -115,8 +115,9 @@ class ButtonsConfig:
     undo: Pin | None = None
     confirm: Pin | None = None
     close_box: Pin | None = None
+    void: Pin | None = None
     break_beam: Pin | None = None
-    hold_time: float = 2.0  # destructive actions (new deck) need a hold this long
+    hold_time: float = 2.0  # destructive actions (new deck, void) need a hold this long
     bounce_time: float = 0.05
 
     def fitted(self) -> dict[str, Pin]:

@@ -249,7 +249,8 @@ class Service:
         self._stop_when_finished = stop_when_finished
         self._clock = clock
         self._stopping = False
-        self._alert: str | None = None
+        self._alert: str | None = None  # the camera's trouble, shown on the outputs
+        self._box_closed = False  # between turns: the operator closed the box
         self._last_ping = float("-inf")
         self._selector = selectors.DefaultSelector()
         self._selector.register(inbox, selectors.EVENT_READ, "inbox")
@@ -324,6 +325,8 @@ class Service:
             self._alert = None
             self.notifier.status(self._status_line())
             self._publish((), redraw=True)
+        if self._box_closed:
+            return  # hands over the box while bets are placed are not cards
         for exposure in exposures:
             self._expose(exposure)
 
@@ -376,6 +379,13 @@ class Service:
                 return {"ok": True, "message": self._status_line(), "state": self._state_json()}
             if op == "new_deck":
                 return self._new_deck()
+            if op == "close_box":
+                self._box_closed = not self._box_closed
+                if not self._box_closed:
+                    self.parts.eyes.reread()
+                log.info("box %s by %s", "closed" if self._box_closed else "open", source)
+                self._publish((), redraw=True)
+                return {"ok": True, "message": "box closed" if self._box_closed else "box open"}
             if op == "beam":
                 self.parts.eyes.beam(float(request["t"]))
                 return {"ok": True}
@@ -441,7 +451,8 @@ class Service:
         state = ShoeState(
             deal_id=self.journal.deal_id, events=events, new=new,
             case=Case.from_events(events), flag=self.deal.flag, exposed=self.deal.exposed,
-            finished=self.deal.is_finished, voided=self.deal.is_voided, alert=self._alert,
+            finished=self.deal.is_finished, voided=self.deal.is_voided,
+            alert=self._alert or ("BOX CLOSED" if self._box_closed else None),
             redraw=redraw,
         )
         for output in self.parts.outputs:

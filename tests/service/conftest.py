@@ -92,3 +92,17 @@ def faro_shoe(*args: str, **kwargs: object) -> subprocess.Popen[str]:
 def run_cli() -> Callable[..., subprocess.Popen[str]]:
     """Start `faro-shoe ARGS` as a real process."""
     return faro_shoe
+
+
+class Seam:
+    """What the loop tests build a scripted service from (importlib mode: via a fixture)."""
+
+    ScriptedEyes = ScriptedEyes
+    RecordingOutput = RecordingOutput
+    sure = staticmethod(sure)
+    unsure = staticmethod(unsure)
+
+
+@pytest.fixture
+def seam() -> type[Seam]:
+    return Seam

@@ -1,0 +1,134 @@
+"""A flagged read pauses the deal; the operator resolves it over the group-only socket."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.systemd import Notifier
+from shoe import config as config_module
+from shoe import control, journal
+from shoe.control import ControlServer
+from shoe.events import CardCorrected, CardFlagged, Soda, Turn
+from shoe.service import Inbox, Parts, Service, open_deal
+
+
+@dataclass
+class Running:
+    service: Service
+    eyes: Any
+    output: Any
+    socket: Path
+    thread: threading.Thread
+
+    def wait_for(self, predicate: object, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():  # type: ignore[operator]
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.005)
+
+
+@pytest.fixture
+def running(tmp_path: Path, seam: Any) -> Iterator[Running]:
+    config = config_module.parse({"state_dir": str(tmp_path / "state")})
+    config.state_dir.mkdir()
+    eyes = seam.ScriptedEyes(
+        [seam.sure("5D"), seam.sure("KH"), seam.unsure("KS", 0.6), seam.sure("2C")]
+    )
+    output = seam.RecordingOutput()
+    inbox = Inbox()
+    server = ControlServer(config.control_socket, group_from=config.state_dir)
+    journal_, deal = open_deal(config)
+    service = Service(config, journal_, deal, Parts(eyes, [output]), Notifier(None), inbox,
+                      control=server)
+    thread = threading.Thread(target=service.run)
+    thread.start()
+    yield Running(service, eyes, output, config.control_socket, thread)
+    service.stop()
+    thread.join(5)
+
+
+def test_socket_is_for_the_state_dirs_group_only(running: Running) -> None:
+    info = os.stat(running.socket)
+    assert stat.S_ISSOCK(info.st_mode)
+    assert stat.S_IMODE(info.st_mode) == 0o660
+    assert info.st_gid == os.stat(running.socket.parent).st_gid
+
+
+def test_unsure_read_pauses_until_corrected_and_the_correction_is_journaled(
+    running: Running,
+) -> None:
+    running.eyes.release(3)
+    running.wait_for(lambda: running.service.deal.flag is not None)
+    running.eyes.release(1)  # the dealer goes on regardless: 2C must not be accepted
+    running.wait_for(lambda: not running.eyes.script)
+    assert running.service.deal.exposed == 2
+    flagged = [e for s in running.output.states for e in s.new if isinstance(e, CardFlagged)]
+    assert flagged and flagged[0].card is not None and flagged[0].card.code == "KS"
+
+    with pytest.raises(control.BadRequestError):
+        control.request(running.socket, "undo_everything")  # unknown op: refused, no crash
+    reply = control.request(running.socket, "correct", {"card": "KC"})
+    assert reply["ok"] and reply["state"]["exposed"] == 3
+    assert running.service.deal.cards[-1].code == "KC"
+
+    record = journal.read(running.service.journal.path)
+    corrected = [e for e in record.events if isinstance(e, CardCorrected)]
+    assert corrected == [CardCorrected(2, running.service.deal.cards[-1], flagged[0].card)]
+    assert [n.source for n in record.entries] == ["camera", "camera", "camera", "control"]
+    assert record.entries[2].read is not None and record.entries[2].read.confidence == 0.6
+
+
+def test_illegal_correction_is_bad_input_and_deal_stays_held(running: Running) -> None:
+    running.eyes.release(3)
+    running.wait_for(lambda: running.service.deal.flag is not None)
+    with pytest.raises(control.BadRequestError, match="5D"):
+        control.request(running.socket, "correct", {"card": "5D"})  # the soda: already out
+    assert running.service.deal.flag is not None
+    reply = control.request(running.socket, "confirm")
+    assert reply["ok"]
+    assert isinstance(running.service.deal.events[-1], Turn)
+
+
+def test_undo_withdraws_held_read_and_asks_vision_to_read_again(running: Running) -> None:
+    running.eyes.release(3)
+    running.wait_for(lambda: running.service.deal.flag is not None)
+    control.request(running.socket, "undo")
+    assert running.service.deal.flag is None and running.eyes.rereads == 1
+    with pytest.raises(control.ServiceRefusedError, match="no read is held"):
+        control.request(running.socket, "confirm")
+
+
+def test_status_and_refused_new_deck(running: Running) -> None:
+    running.eyes.release(1)
+    running.wait_for(lambda: running.service.deal.exposed == 1)
+    status = control.request(running.socket, "status")
+    assert status["state"]["exposed"] == 1
+    assert isinstance(running.service.deal.events[-1], Soda)
+    with pytest.raises(control.ServiceRefusedError, match="void it first"):
+        control.request(running.socket, "new_deck")
+
+
+def test_no_service_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(control.ControlError, match="no faro-shoe service"):
+        control.request(tmp_path / "control.sock", "status")
+
+
+def test_stale_socket_is_replaced_but_a_live_one_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "control.sock"
+    first = ControlServer(path)
+    with pytest.raises(control.ControlError, match="already running"):
+        ControlServer(path)
+    first._socket.close()  # as a kill -9 leaves it: the file stays, nobody listens
+    assert path.exists()
+    second = ControlServer(path)
+    second.close()
+    assert not path.exists()
