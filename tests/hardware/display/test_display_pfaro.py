@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 
@@ -141,3 +143,12 @@ def test_well_formed_sentences_with_wrong_fields_are_invalid() -> None:
 
 def test_lower_case_checksums_are_accepted() -> None:
     assert pfaro.parse("$PFARO,VOID,7*" + pfaro.checksum("PFARO,VOID,7").lower()).kind == "VOID"
+
+
+def test_every_example_in_the_protocol_page_parses_with_its_checksum() -> None:
+    page = Path(__file__).parents[3] / "docs" / "PROTOCOL.md"
+    examples = [line for line in page.read_text().splitlines() if line.startswith("$PFARO,") and "<" not in line]
+    assert len(examples) >= 15
+    for line in examples:
+        item = pfaro.decode(pfaro.parse(line))
+        assert pfaro.sentence(item) == line or isinstance(item, DeckFinished)
