@@ -94,7 +94,9 @@ class RestStarted:
 
     ``new_card`` is the motion's verdict: a new card lies in the window. ``sweep`` is the
     share of the window the disturbance before it changed at some moment, ``face_change``
-    the share that differs from the previous rest; ``disturbed_at`` is when that
+    the share that differs from the previous rest in the window's top third or its bottom
+    third, whichever is less (a new face changes both corner indices; a thumb lifting off
+    one side changes one); ``disturbed_at`` is when that
     disturbance began (None for the first rest).
     """
 
@@ -132,7 +134,7 @@ class MotionSettings:
     still_share: float = 0.006
     move_share: float = 0.02
     sweep_share: float = 0.35
-    face_share: float = 0.05
+    face_share: float = 0.03
     learn_window: bool = True
 
 
@@ -215,8 +217,7 @@ class MotionDetector:
         swept = self._swept
         sweep = float(np.count_nonzero(swept)) / swept.size if swept is not None else 1.0
         if self._last_rest is not None and self._last_rest.shape == small.shape:
-            face = self._changed(small, self._last_rest)
-            face_change = float(np.count_nonzero(face)) / face.size
+            face_change = _face_change(self._changed(small, self._last_rest))
             new_card = sweep >= s.sweep_share or face_change >= s.face_share
         else:
             face_change, new_card = 1.0, True
@@ -231,8 +232,10 @@ class MotionDetector:
     def _shrink(self, frame: np.ndarray) -> np.ndarray:
         part = self.window.clip(frame) if self.window else frame
         h, w = part.shape[:2]
-        size = (max(8, round(w * self.settings.small_height / h)), self.settings.small_height)
-        small = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+        # A whole shrink factor: OpenCV's area averaging has a fast path for it.
+        k = max(1, h // self.settings.small_height)
+        h, w = h // k * k, max(k, w // k * k)
+        small = cv2.resize(part[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         out = small.astype(np.float32)
@@ -253,3 +256,11 @@ class MotionDetector:
         # The median step of a still pixel, followed slowly: low light raises it.
         step = float(np.median(self._scratch))
         self._noise += 0.05 * (step - self._noise)
+
+
+def _face_change(changed: np.ndarray) -> float:
+    """The share changed in the top third or the bottom third, whichever is less."""
+    third = changed.shape[0] // 3
+    top = np.count_nonzero(changed[:third]) / changed[:third].size
+    bottom = np.count_nonzero(changed[-third:]) / changed[-third:].size
+    return float(min(top, bottom))
