@@ -12,20 +12,31 @@ Adapters here are small on purpose: each turns one device's own interface into t
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from shoe.config import Config, ConfigError
+from shoe.control import ControlServer
 from shoe.deal import Deal
 from shoe.describe import describe
-from shoe.service import CameraTroubleError, Exposure, Inbox, Latest, Output, Parts, ShoeState
+from shoe.service import (
+    CameraTroubleError,
+    Exposure,
+    Inbox,
+    Latest,
+    Output,
+    Parts,
+    Service,
+    ShoeState,
+    open_deal,
+)
 
 __all__ = [
     "CameraEyes",
     "DisplayOutput",
     "KeeperOutput",
     "LogOutput",
+    "assemble",
     "build",
     "build_display",
     "build_keeper",
@@ -56,7 +67,7 @@ def check(config: Config) -> None:
 
 
 def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output] = (),
-          pin_factory: Any = None) -> Parts:
+          pin_factory: Any = None, fast: bool = False) -> Parts:
     """Every part for the loop: the eyes (camera + vision), outputs and operator inputs.
 
     ``outputs`` come first (the log, a live terminal); the keeper and displays follow.
@@ -71,12 +82,40 @@ def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output]
         parts.outputs.extend(DisplayOutput(w) for w in build_display(config))
         parts.inputs.extend(build_buttons(config, inbox, pin_factory))
         has_beam = config.buttons.break_beam is not None
-        parts.eyes = CameraEyes(lambda: open_camera(config, start_at=_card_in_view(deal)),
+        parts.eyes = CameraEyes(open_camera(config, start_at=_card_in_view(deal), fast=fast),
                                 _tracker_factory(config, has_beam))
     except BaseException:
         parts.close()
         raise
     return parts
+
+
+def assemble(config: Config, outputs: Callable[[], list[Output]], *, notifier: Any = None,
+             reload: Callable[[], Config] | None = None, stop_when_finished: bool = False,
+             fast: bool = False, pin_factory: Any = None) -> Service:
+    """The whole service from a config: state dir, control socket, the journal replayed,
+    the parts built. ``outputs`` makes the process-level outputs (log, live terminal) anew
+    for each build (a SIGHUP rebuilds the parts)."""
+    from hardware.systemd import Notifier
+
+    check(config)
+    config.state_dir.mkdir(parents=True, exist_ok=True)
+    inbox = Inbox()
+    control = ControlServer(config.control_socket, group_from=config.state_dir)
+    try:
+        journal, deal = open_deal(config)
+        parts = build(config, deal, inbox, outputs=outputs(), pin_factory=pin_factory, fast=fast)
+    except BaseException:
+        control.close()
+        inbox.close()
+        raise
+
+    def rebuild(new: Config, current: Deal) -> Parts:
+        return build(new, current, inbox, outputs=outputs(), pin_factory=pin_factory, fast=fast)
+
+    return Service(config, journal, deal, parts, notifier or Notifier.from_environment(),
+                   inbox, control=control, reload=reload, rebuild=rebuild,
+                   stop_when_finished=stop_when_finished)
 
 
 def _card_in_view(deal: Deal) -> int:
@@ -90,39 +129,66 @@ def _card_in_view(deal: Deal) -> int:
 # -- camera and vision ---------------------------------------------------------------------
 
 
-def open_camera(config: Config, *, start_at: int = 0) -> Any:
-    """The configured camera; the simulated one starts with card ``start_at`` in view."""
+def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True,
+                fast: bool = False) -> Any:
+    """The configured camera (a :class:`hardware.camera.Camera`).
+
+    With ``reconnect`` it is a ReconnectingCamera that reports a loss and reopens the device
+    with backoff, returning None meanwhile. The simulated camera starts with card
+    ``start_at`` in view (see :func:`_card_in_view`); ``fast`` runs it as fast as it can.
+    """
+    from hardware.camera import ReconnectingCamera
     from hardware.camera import open_camera as hardware_open_camera
 
-    return hardware_open_camera(config.camera, start_at=start_at)
+    c = config.camera
+    options: dict[str, Any] = {}
+    source = {"v4l2": c.device, "file": f"file:{c.path}", "images": f"folder:{c.path}",
+              "picamera2": "picamera2", "sim": "sim"}[c.source]
+    if c.source == "sim":
+        options = {"cards_per_minute": c.pace, "start_at": start_at,
+                   "width": c.width, "height": c.height}
+        if c.deck_dir:
+            options["deck_dir"] = c.deck_dir
+    else:
+        options = {"width": c.width, "height": c.height}
+
+    def opener() -> Any:
+        return hardware_open_camera(source, fps=c.fps, seed=c.seed, reconnect=False,
+                                    pace=0.0 if fast else 1.0, **options)
+
+    if not reconnect:
+        return opener()
+    # A short poll: while the camera is away the loop must keep answering the operator.
+    return ReconnectingCamera(opener, name=f"camera ({c.source})", poll=0.05)
+
+
+def build_reader(config: Config) -> Any:
+    """The deck profile's reader when the config names one, else the zero-shot reader."""
+    if config.profile:
+        from vision.profile import load_profile_reader
+
+        return load_profile_reader(config.profile)
+    from vision.reader import CornerReader
+
+    return CornerReader()
 
 
 def _tracker_factory(config: Config, has_beam: bool) -> Callable[[], Any]:
-    from vision.reader import load_reader
-
     from vision.exposures import ExposureTracker
 
-    reader = load_reader(config.profile or None)
+    reader = build_reader(config)
     return lambda: ExposureTracker(reader, has_beam=has_beam)
 
 
 class CameraEyes:
-    """A camera and an exposure tracker as the loop's :class:`~shoe.service.Eyes`.
+    """A (reconnecting) camera and an exposure tracker as the loop's
+    :class:`~shoe.service.Eyes`: ``look()`` raises CameraTroubleError while it is away."""
 
-    A camera that fails is closed and reopened with backoff; in between, ``look()`` raises
-    at once (the loop keeps answering the operator and pinging the watchdog).
-    """
-
-    def __init__(self, open_: Callable[[], Any], new_tracker: Callable[[], Any],
-                 backoff: tuple[float, float] = (0.2, 5.0)) -> None:
-        self._open = open_
+    def __init__(self, camera: Any, new_tracker: Callable[[], Any]) -> None:
+        self.camera = camera
         self._new_tracker = new_tracker
-        self._backoff_min, self._backoff_max = backoff
-        self._backoff = self._backoff_min
-        self._camera: Any = None
-        self._retry_at = 0.0
         self._ended = False
-        self._trouble: str | None = None
+        self._lost = False
         self.tracker = new_tracker()
 
     @property
@@ -130,38 +196,20 @@ class CameraEyes:
         return self._ended
 
     def look(self) -> list[Exposure]:
-        from hardware.errors import HardwareError
+        from hardware.camera import CameraStatus
 
-        if self._camera is None:
-            if time.monotonic() < self._retry_at:
-                raise CameraTroubleError(self._trouble or "camera not open")
-            try:
-                self._camera = self._open()
-            except HardwareError as exc:
-                self._failed(str(exc))
-        try:
-            frame = self._camera.read()
-        except HardwareError as exc:
-            self._failed(str(exc))
-        if frame is None:  # the source has no more frames: a file played out, a deck dealt
-            self._ended = True
-            return [self._exposure(r) for r in self.tracker.finish()]
-        self._backoff = self._backoff_min
+        frame = self.camera.read()
+        if frame is None:
+            if self.camera.status is CameraStatus.ENDED:
+                self._ended = True
+                return [self._exposure(r) for r in self.tracker.finish()]
+            if not self._lost:
+                # The frames after a reopen do not continue the old ones: start afresh.
+                self._lost = True
+                self.tracker = self._new_tracker()
+            raise CameraTroubleError(f"{self.camera.name}: no frames; reopening")
+        self._lost = False
         return [self._exposure(r) for r in self.tracker.feed(frame.t, frame.image)]
-
-    def _failed(self, message: str) -> NoReturn:
-        if self._camera is not None:
-            try:
-                self._camera.close()
-            except Exception:
-                log.exception("closing the failed camera")
-            self._camera = None
-        self._trouble = message
-        self._retry_at = time.monotonic() + self._backoff
-        self._backoff = min(self._backoff * 2, self._backoff_max)
-        # A new tracker: the frames after a reopen are not a continuation of the old ones.
-        self.tracker = self._new_tracker()
-        raise CameraTroubleError(message)
 
     @staticmethod
     def _exposure(result: Any) -> Exposure:
@@ -175,9 +223,7 @@ class CameraEyes:
         self.tracker = self._new_tracker()
 
     def close(self) -> None:
-        if self._camera is not None:
-            self._camera.close()
-            self._camera = None
+        self.camera.close()
 
 
 class _NoEyes:
@@ -306,7 +352,7 @@ def build_buttons(config: Config, inbox: Inbox, pin_factory: Any = None) -> list
     """The operator panel and break-beam, posting to the loop's inbox from gpiozero's threads."""
     b = config.buttons
     inputs: list[Any] = []
-    panel_pins = {n: p for n, p in b.fitted().items() if n != "break_beam"}
+    panel_pins: dict[str, Any] = {n: p for n, p in b.fitted().items() if n != "break_beam"}
     if panel_pins:
         from hardware.buttons import OperatorPanel
 

@@ -41,35 +41,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.systemd import Notifier, is_under_systemd
+    from hardware.systemd import is_under_systemd
     from shoe import compose
     from shoe import config as config_module
-    from shoe.control import ControlServer
-    from shoe.service import Inbox, Service, open_deal
 
     config = config_module.load(args.config)
     compose.check(config)
     live = sys.stdout.isatty() and not is_under_systemd() and not args.plain
-    panel = LivePanel(sys.stdout) if live else None
     setup_logging(sys.stderr if live else sys.stdout)
-    config.state_dir.mkdir(parents=True, exist_ok=True)
 
     def outputs() -> list[Output]:
-        return [panel if panel is not None else compose.LogOutput()]
+        return [LivePanel(sys.stdout) if live else compose.LogOutput()]
 
-    inbox = Inbox()
-    control = ControlServer(config.control_socket, group_from=config.state_dir)
-    try:
-        journal, deal = open_deal(config)
-        parts = compose.build(config, deal, inbox, outputs=outputs())
-    except BaseException:
-        control.close()
-        raise
-    service = Service(
-        config, journal, deal, parts, Notifier.from_environment(), inbox, control=control,
-        reload=lambda: config_module.load(args.config),
-        rebuild=lambda cfg, d: compose.build(cfg, d, inbox, outputs=outputs()),
-    )
+    service = compose.assemble(config, outputs, reload=lambda: config_module.load(args.config))
     return service.run()
 
 
