@@ -150,13 +150,15 @@ class SlotBeam:
         from gpiozero import DigitalInputDevice
 
         if bounce_time < 0:
-            raise InvalidSettingError(f"beam.bounce_time: {bounce_time} must not be negative")
-        number = check_pins({"beam.pin": pin})["beam.pin"]
+            raise InvalidSettingError(
+                f"buttons.bounce_time: {bounce_time} must not be negative (break-beam)"
+            )
+        number = check_pins({"buttons.break_beam": pin})["buttons.break_beam"]
         self.on_card_left = on_card_left
         self._debounce = _Debounce(bounce_time, clock)
         self.cards = 0
         self.sensor = claim_device(
-            "beam.pin",
+            "buttons.break_beam",
             functools.partial(
                 DigitalInputDevice, number, pull_up=pull_up, pin_factory=pin_factory
             ),

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from hardware.errors import CameraConfigError, CameraUnavailableError, UnknownDr
 
 __all__ = [
     "Camera",
+    "CameraSettings",
     "CameraStatus",
     "FpsMeter",
     "Frame",
@@ -267,35 +268,79 @@ class ReconnectingCamera(Camera):
 _VIDEO_SUFFIXES = {".avi", ".mp4", ".mkv", ".mov", ".mjpeg", ".mjpg", ".webm", ".h264"}
 
 
+class CameraSettings(Protocol):
+    """The ``[camera]`` section of the config, as :func:`open_camera` reads it."""
+
+    @property
+    def source(self) -> str: ...  # sim, picamera2, v4l2, file, images
+    @property
+    def seed(self) -> int: ...
+    @property
+    def pace(self) -> float: ...  # sim: the dealer's cards per minute
+    @property
+    def device(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def fps(self) -> float: ...
+    @property
+    def deck_dir(self) -> str: ...
+
+
 def open_camera(
-    source: str,
+    source: str | CameraSettings,
     *,
     width: int = 640,
     height: int = 480,
     fps: float = 30.0,
     pace: float = 1.0,
     seed: int | None = None,
-    reconnect: bool = True,
+    start_at: int = 0,
+    reconnect: bool = False,
     on_status: Callable[[CameraStatus, str], None] | None = None,
     **options: Any,
 ) -> Camera:
-    """The camera named by ``source`` (the ``camera.source`` setting):
+    """The camera named by ``source``, a string or the config's ``[camera]`` section:
 
     - ``picamera2`` or ``picamera2:N`` – a Pi camera module (N-th camera) via picamera2;
-    - ``usb:N``, ``/dev/videoN`` or ``/dev/v4l/by-id/…`` – a UVC camera via cv2.VideoCapture;
+    - ``v4l2:DEVICE``, ``usb:N``, ``/dev/videoN``, ``/dev/v4l/by-id/…`` – a UVC camera via
+      cv2.VideoCapture;
     - ``file:PATH`` or a path ending in a video suffix – a recorded video, paced;
-    - ``folder:PATH`` or a directory – its images in sorted name order, at ``fps``, paced;
-    - ``sim`` or ``sim:SEED`` – the simulated camera-in-box dealing a shuffled deck.
+    - ``images:PATH``, ``folder:PATH`` or a directory – its images in name order at ``fps``;
+    - ``sim`` or ``sim:SEED`` – the simulated camera-in-box dealing a shuffled deck, from
+      card ``start_at`` on.
 
-    ``pace``: 1 = real time, 0 = as fast as possible (recorded and simulated sources).
-    Setting errors raise :class:`CameraConfigError` / :class:`UnknownDriverError` now; a
-    device that is not there yet is only reported, and retried, when ``reconnect``.
+    ``pace`` for recordings: 1 = real time, 0 = as fast as asked; for ``sim``: see
+    :class:`~hardware.cameras.simulated.SimulatedCamera`. From a config section, recordings
+    play in real time and ``sim`` takes the section's pace, seed and deck_dir.
+
+    Setting errors raise :class:`CameraConfigError` / :class:`UnknownDriverError` now. A
+    device that fails raises :class:`CameraUnavailableError` from here or from ``read()``;
+    with ``reconnect=True`` a :class:`ReconnectingCamera` reports and retries it instead.
     """
+    if not isinstance(source, str):
+        cfg = source
+        width, height, fps = cfg.width, cfg.height, cfg.fps
+        spec = {
+            "sim": "sim", "picamera2": "picamera2", "v4l2": f"v4l2:{cfg.device}",
+            "file": f"file:{cfg.path}", "images": f"images:{cfg.path}",
+        }.get(cfg.source)
+        if spec is None:
+            raise UnknownDriverError(f"camera.source: {cfg.source!r} is not a camera")
+        if cfg.source == "sim":
+            pace, seed = cfg.pace, cfg.seed
+            if cfg.deck_dir:
+                options.setdefault("deck_dir", cfg.deck_dir)
+        source = spec
     if width <= 0 or height <= 0:
         raise CameraConfigError(f"camera.width/height: {width}x{height} is not a frame size")
     if fps <= 0:
         raise CameraConfigError(f"camera.fps: {fps} must be above 0")
-    opener = _opener(source.strip(), width, height, fps, pace, seed, options)
+    opener = _opener(source.strip(), width, height, fps, pace, seed, start_at, options)
     if not reconnect:
         return opener()
     return ReconnectingCamera(opener, name=source, on_status=on_status)
@@ -303,7 +348,7 @@ def open_camera(
 
 def _opener(
     source: str, width: int, height: int, fps: float, pace: float, seed: int | None,
-    options: dict[str, Any],
+    start_at: int, options: dict[str, Any],
 ) -> Callable[[], Camera]:
     kind, _, rest = source.partition(":")
     if kind == "picamera2":
@@ -315,27 +360,33 @@ def _opener(
         from hardware.cameras.simulated import SimulatedCamera
 
         seed = _number("camera.source", rest) if rest else seed
-        return lambda: SimulatedCamera(seed=seed, fps=fps, pace=pace, **options)
+        return lambda: SimulatedCamera(
+            seed=seed, width=width, height=height, fps=fps, pace=pace, start_at=start_at,
+            **options,
+        )
     from hardware.cameras.folder import ImageFolderCamera
     from hardware.cameras.opencv import DeviceCamera, VideoFileCamera
 
     if kind == "usb":
         index = _number("camera.source", rest)
         return lambda: DeviceCamera(index, width=width, height=height, fps=fps)
-    if source.startswith("/dev/"):
-        return lambda: DeviceCamera(source, width=width, height=height, fps=fps)
-    if kind == "folder" or (kind == source and Path(source).is_dir()):
-        folder = Path(rest if kind == "folder" else source)
+    if kind == "v4l2" or source.startswith("/dev/"):
+        device = rest if kind == "v4l2" else source
+        if not device:
+            raise CameraConfigError("camera.device: no device given for the v4l2 camera")
+        return lambda: DeviceCamera(device, width=width, height=height, fps=fps)
+    if kind in ("folder", "images") or (kind == source and Path(source).is_dir()):
+        folder = Path(rest if kind in ("folder", "images") else source)
         ImageFolderCamera.check(folder)
         return lambda: ImageFolderCamera(folder, fps=fps, pace=pace, **options)
     if kind == "file" or Path(source).suffix.lower() in _VIDEO_SUFFIXES:
         path = Path(rest if kind == "file" else source)
         if not path.is_file():
-            raise CameraConfigError(f"camera.source: no video file at {str(path)!r}")
+            raise CameraConfigError(f"camera.path: no video file at {str(path)!r}")
         return lambda: VideoFileCamera(path, pace=pace, **options)
     raise UnknownDriverError(
-        f"camera.source: {source!r} is not a camera (use picamera2, usb:N, /dev/videoN, "
-        "file:PATH, folder:PATH or sim)"
+        f"camera.source: {source!r} is not a camera (use picamera2, v4l2:DEVICE, usb:N, "
+        "/dev/videoN, file:PATH, images:PATH or sim)"
     )
 
 

@@ -19,6 +19,7 @@ from shoe.cards import FaroError
 
 __all__ = [
     "BCM_PINS",
+    "HEADER_PINS",
     "CalibrationError",
     "CameraConfigError",
     "CameraUnavailableError",
@@ -73,25 +74,35 @@ class CameraUnavailableError(HardwareError):
     """A camera that cannot give frames now (unplugged, busy, end of a file)."""
 
 
-_PIN_NAME = re.compile(r"^(?:GPIO|BCM)?(\d+)$", re.IGNORECASE)
+_PIN_NAME = re.compile(r"^(?:(GPIO|BCM)?(\d+)|(BOARD|J8:)(\d+))$", re.IGNORECASE)
+
+#: The 40-pin header's physical pin numbers that carry a GPIO, and its BCM number.
+HEADER_PINS = {
+    3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23, 18: 24, 19: 10,
+    21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5, 31: 6, 32: 12, 33: 13, 35: 19,
+    36: 16, 37: 26, 38: 20, 40: 21,
+}
 
 
 def parse_pin(setting: str, value: object) -> int:
-    """The BCM GPIO number of ``value`` (``17``, ``"17"``, ``"GPIO17"``, ``"BCM17"``).
+    """The BCM GPIO number of ``value``: ``17``, ``"17"``, ``"GPIO17"``, ``"BCM17"``, or a
+    physical header pin ``"BOARD11"`` / ``"J8:11"`` (both GPIO17).
 
-    Raises :class:`InvalidPinError` naming ``setting`` for anything else, or for a number
-    that is not on the header (0–27).
+    Raises :class:`InvalidPinError` naming ``setting`` for anything else: a number off the
+    header (0–27), or a header pin that is power or ground.
     """
     number: int | None = None
-    if isinstance(value, bool):
-        number = None
-    elif isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str) and (match := _PIN_NAME.match(value.strip())):
-        number = int(match.group(1))
+        if match.group(2) is not None:
+            number = int(match.group(2))
+        else:
+            number = HEADER_PINS.get(int(match.group(4)), -1)
     if number is None or number not in BCM_PINS:
         raise InvalidPinError(
-            f"{setting}: {value!r} is not a GPIO pin (use a BCM number 0–27, e.g. 17 or 'GPIO17')"
+            f"{setting}: {value!r} is not a GPIO pin (use a BCM number 0–27 such as 17 or "
+            f"'GPIO17', or a header pin with a GPIO such as 'BOARD11')"
         )
     return number
 

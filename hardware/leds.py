@@ -91,7 +91,7 @@ class _Blinker:
 
     def __init__(self, redraw: Any, interval: float, name: str) -> None:
         if interval <= 0:
-            raise InvalidSettingError(f"leds.blink_interval: {interval} must be above 0")
+            raise InvalidSettingError(f"keeper.blink_interval: {interval} must be above 0")
         self._redraw = redraw
         self._interval = interval
         self._wake = threading.Event()
@@ -146,15 +146,15 @@ class ShiftRegisterLeds:
         from gpiozero import SPIDevice
 
         pins = check_pins(
-            {"leds.clock_pin": clock_pin, "leds.data_pin": data_pin, "leds.latch_pin": latch_pin}
+            {"keeper.clock": clock_pin, "keeper.data": data_pin, "keeper.latch": latch_pin}
         )
         self.two_colour = two_colour
         self.bits = chain_bits(two_colour)
         self._spi = claim_device(
-            "leds.clock_pin/data_pin/latch_pin",
+            "keeper.clock/data/latch",
             lambda: SPIDevice(
-                clock_pin=pins["leds.clock_pin"], mosi_pin=pins["leds.data_pin"],
-                miso_pin=None, select_pin=pins["leds.latch_pin"], pin_factory=pin_factory,
+                clock_pin=pins["keeper.clock"], mosi_pin=pins["keeper.data"],
+                miso_pin=None, select_pin=pins["keeper.latch"], pin_factory=pin_factory,
             ),
         )
         self._lock = threading.Lock()
@@ -208,16 +208,16 @@ class RankLeds:
     ) -> None:
         from gpiozero import LEDBoard
 
-        numbers = check_pins({f"leds.pins[{i}]": p for i, p in enumerate(pins)})
+        numbers = check_pins({f"keeper.pins[{i}]": p for i, p in enumerate(pins)})
         if len(numbers) != len(Rank):
             raise InvalidSettingError(
-                f"leds.pins: needs {len(Rank)} pins (ace to king), got {len(numbers)}"
+                f"keeper.pins: needs {len(Rank)} pins (ace to king), got {len(numbers)}"
             )
         if blink_interval <= 0:
-            raise InvalidSettingError(f"leds.blink_interval: {blink_interval} must be above 0")
+            raise InvalidSettingError(f"keeper.blink_interval: {blink_interval} must be above 0")
         self.blink_interval = blink_interval
         self.board = claim_device(
-            "leds.pins",
+            "keeper.pins",
             lambda: LEDBoard(
                 *numbers.values(), active_high=active_high, pin_factory=pin_factory
             ),

@@ -157,7 +157,7 @@ def grid_for_factory(factory: object, frame: float, steps: int | None = None) ->
     """
     if steps is not None:
         if steps < 0:
-            raise InvalidSettingError(f"servos.pwm_steps: {steps} must be 0 (any) or more")
+            raise InvalidSettingError(f"keeper.pwm_steps: {steps} must be 0 (any) or more")
         return PulseGrid(frame, steps, truncates=steps > 0)
     name = type(factory).__name__
     known = {"LGPIOFactory": 100, "PiGPIOFactory": 255}
@@ -207,9 +207,9 @@ class Stagger:
         background: bool = True,
     ) -> None:
         if per_step < 1:
-            raise InvalidSettingError(f"servos.per_step: {per_step} must be 1 or more")
+            raise InvalidSettingError(f"keeper.per_step: {per_step} must be 1 or more")
         if interval < 0:
-            raise InvalidSettingError(f"servos.interval: {interval} must not be negative")
+            raise InvalidSettingError(f"keeper.interval: {interval} must not be negative")
         self._write = write
         self._per_step = per_step
         self._interval = interval
@@ -308,16 +308,16 @@ class ServoBead:
     ) -> None:
         if len(channels) != len(Rank):
             raise InvalidSettingError(
-                f"servos.pins: needs {len(Rank)} servos (ace to king), got {len(channels)}"
+                f"keeper.pins: needs {len(Rank)} servos (ace to king), got {len(channels)}"
             )
         calibrations = list(calibrations or [ServoCalibration()] * len(Rank))
         if len(calibrations) != len(Rank):
             raise CalibrationError(
-                f"servos.calibration: needs {len(Rank)} entries, got {len(calibrations)}"
+                f"keeper.trim_us: needs {len(Rank)} entries, got {len(calibrations)}"
             )
         self.channels = list(channels)
         self.pulses = [
-            cal.pulses(ch.grid, f"servos.calibration[{rank.code}]")
+            cal.pulses(ch.grid, f"keeper.pulse_us/trim_us[{rank - 1}] (rank {rank.code})")
             for cal, ch, rank in zip(calibrations, self.channels, Rank, strict=True)
         ]
         self._stagger = Stagger(
@@ -343,15 +343,15 @@ class ServoBead:
         """
         from gpiozero import AngularServo, Device
 
-        numbers = list(check_pins({f"servos.pins[{i}]": p for i, p in enumerate(pins)}).values())
+        numbers = list(check_pins({f"keeper.pins[{i}]": p for i, p in enumerate(pins)}).values())
         if len(numbers) != len(Rank):
             raise InvalidSettingError(
-                f"servos.pins: needs {len(Rank)} pins (ace to king), got {len(numbers)}"
+                f"keeper.pins: needs {len(Rank)} pins (ace to king), got {len(numbers)}"
             )
         calibrations = list(calibrations or [ServoCalibration()] * len(Rank))
         if len(calibrations) != len(Rank):
             raise CalibrationError(
-                f"servos.calibration: needs {len(Rank)} entries, got {len(calibrations)}"
+                f"keeper.trim_us: needs {len(Rank)} entries, got {len(calibrations)}"
             )
         if pin_factory is None:
             Device.ensure_pin_factory()
@@ -361,7 +361,7 @@ class ServoBead:
         try:
             for n, (pin, cal) in enumerate(zip(numbers, calibrations, strict=True)):
                 servo = claim_device(
-                    f"servos.pins[{n}]",
+                    f"keeper.pins[{n}]",
                     functools.partial(
                         AngularServo, pin, initial_angle=None, min_angle=0,
                         max_angle=POSITIONS - 1, min_pulse_width=cal.min_pulse_us * 1e-6,

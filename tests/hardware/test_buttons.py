@@ -139,6 +139,6 @@ def test_beam_reports_each_card_leaving_with_its_time_and_ignores_flicker(
 
 def test_beam_on_a_buttons_pin_is_refused_naming_the_beam(mock_factory: MockFactory) -> None:
     panel = OperatorPanel(undo=UNDO, on_action=print)
-    with pytest.raises(PinInUseError, match=r"beam\.pin"):
+    with pytest.raises(PinInUseError, match=r"buttons\.break_beam"):
         SlotBeam(UNDO, on_card_left=print)
     panel.close()

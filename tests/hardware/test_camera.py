@@ -137,8 +137,8 @@ def test_open_camera_picks_the_backend_from_the_source(video: Path, folder: Path
     [
         ("webcam", UnknownDriverError, "camera.source: 'webcam' is not a camera"),
         ("usb:first", CameraConfigError, "camera.source: 'first' is not a number"),
-        ("file:/nowhere/deal.avi", CameraConfigError, "camera.source: no video file"),
-        ("folder:/nowhere", CameraConfigError, "camera.source: no folder"),
+        ("file:/nowhere/deal.avi", CameraConfigError, "camera.path: no video file"),
+        ("folder:/nowhere", CameraConfigError, "camera.path: no folder"),
     ],
 )
 def test_bad_sources_are_refused_at_startup_naming_the_setting(
@@ -160,7 +160,7 @@ def test_empty_folder_and_bad_size_are_refused(tmp_path: Path) -> None:
 def test_missing_device_is_reported_and_retried_not_raised() -> None:
     statuses: list[CameraStatus] = []
     camera = open_camera(
-        "/dev/video-none-here", on_status=lambda status, message: statuses.append(status)
+        "/dev/video-none-here", reconnect=True, on_status=lambda s, m: statuses.append(s)
     )
     assert isinstance(camera, ReconnectingCamera)
     assert camera.read() is None
@@ -223,7 +223,7 @@ def test_lost_camera_is_reported_and_reopened_with_backoff(video: Path) -> None:
 
 
 def test_reconnecting_file_ends_and_frames_stop(video: Path) -> None:
-    camera = open_camera(str(video), pace=0)
+    camera = open_camera(str(video), pace=0, reconnect=True)
     assert isinstance(camera, ReconnectingCamera)
     assert len(list(camera.frames())) == 10
     assert camera.status is CameraStatus.ENDED
@@ -262,7 +262,7 @@ def test_picamera2_failure_mid_run_is_a_lost_camera(mocker: MockerFixture) -> No
     cls = fake_picamera2(mocker)
     cls.return_value.capture_request.side_effect = RuntimeError("camera frontend timeout")
     statuses: list[CameraStatus] = []
-    camera = open_camera("picamera2", on_status=lambda s, m: statuses.append(s))
+    camera = open_camera("picamera2", reconnect=True, on_status=lambda s, m: statuses.append(s))
     assert camera.read() is None
     assert statuses == [CameraStatus.LOST]
 
@@ -270,8 +270,21 @@ def test_picamera2_failure_mid_run_is_a_lost_camera(mocker: MockerFixture) -> No
 def test_picamera2_absent_is_reported_not_raised(mocker: MockerFixture) -> None:
     mocker.patch.dict(sys.modules, {"picamera2": None})  # import picamera2 fails
     messages: list[str] = []
-    camera = open_camera("picamera2", on_status=lambda s, m: messages.append(m))
+    camera = open_camera("picamera2", reconnect=True, on_status=lambda s, m: messages.append(m))
     assert camera.read() is None
     assert "python3-picamera2" in messages[0]
     with pytest.raises(CameraUnavailableError, match="not installed"):
         open_camera("picamera2", reconnect=False)
+
+
+def test_open_camera_takes_the_configs_camera_section(video: Path, folder: Path) -> None:
+    from shoe.config import CameraConfig
+
+    camera = open_camera(CameraConfig(source="file", path=str(video)))
+    assert isinstance(camera, VideoFileCamera) and camera.path == video
+    camera.close()
+    camera = open_camera(CameraConfig(source="images", path=str(folder), fps=10))
+    assert isinstance(camera, ImageFolderCamera) and camera.source_fps == 10
+    camera.close()
+    with pytest.raises(CameraUnavailableError, match="/dev/video-none-here"):
+        open_camera(CameraConfig(source="v4l2", device="/dev/video-none-here"))

@@ -123,7 +123,7 @@ def test_whole_state_after_a_withdrawn_card_is_what_a_fresh_keeper_shows(
 
 
 def test_latch_on_a_pin_given_twice_is_refused(mock_factory: MockFactory) -> None:
-    with pytest.raises(PinInUseError, match=r"leds\.clock_pin and by leds\.latch_pin"):
+    with pytest.raises(PinInUseError, match=r"keeper\.clock and by keeper\.latch"):
         ShiftRegisterLeds(clock_pin=11, data_pin=10, latch_pin=11)
 
 
@@ -152,7 +152,7 @@ def test_rank_board_blinks_the_split_rank(
 
 
 def test_rank_board_refuses_a_bad_pin_and_a_short_list(mock_factory: MockFactory) -> None:
-    with pytest.raises(InvalidPinError, match=r"leds\.pins\[2\]"):
+    with pytest.raises(InvalidPinError, match=r"keeper\.pins\[2\]"):
         RankLeds([4, 5, "GPIO40", *BOARD_PINS[3:]])
     with pytest.raises(InvalidSettingError, match="needs 13"):
         RankLeds(BOARD_PINS[:12])

@@ -67,13 +67,14 @@ def test_calibration_whose_positions_collapse_is_refused_naming_the_servo(
 ) -> None:
     calibrations = [ServoCalibration()] * 13
     calibrations[6] = ServoCalibration(1200, 1800)  # 6, 6.75, 7.5, 8.25, 9 % → 6 7 8 8 9
-    with pytest.raises(CalibrationError, match=r"servos\.calibration\[7\].*positions 2 and 3"):
+    setting = r"keeper\.pulse_us/trim_us\[6\] \(rank 7\).*positions 2 and 3"
+    with pytest.raises(CalibrationError, match=setting):
         ServoBead.on_gpio(PINS, calibrations, pwm_steps=100, background=False)
 
 
 def test_wrong_number_of_trims_is_refused() -> None:
     with pytest.raises(CalibrationError, match="trim_us"):
-        ServoCalibration(trim_us=(0, 0)).pulses(LGPIO, "servos.calibration[A]")
+        ServoCalibration(trim_us=(0, 0)).pulses(LGPIO, "keeper.trim_us[0]")
 
 
 def test_show_sets_each_servo_to_its_ranks_cards_gone(
@@ -152,14 +153,14 @@ def test_background_keeper_settles_without_blocking_show(
 def test_invalid_pin_is_refused_naming_the_setting(pwm_factory: MockFactory) -> None:
     pins: list[int | str] = list(PINS)
     pins[3] = 99
-    with pytest.raises(InvalidPinError, match=r"servos\.pins\[3\]"):
+    with pytest.raises(InvalidPinError, match=r"keeper\.pins\[3\]"):
         ServoBead.on_gpio(pins)
 
 
 def test_pin_given_twice_is_refused_naming_both_settings(pwm_factory: MockFactory) -> None:
     pins = list(PINS)
     pins[5] = pins[0]
-    with pytest.raises(PinInUseError, match=r"servos\.pins\[0\] and by servos\.pins\[5\]"):
+    with pytest.raises(PinInUseError, match=r"keeper\.pins\[0\] and by keeper\.pins\[5\]"):
         ServoBead.on_gpio(pins)
 
 
@@ -167,7 +168,7 @@ def test_pin_held_by_another_device_is_refused_and_nothing_is_left_claimed(
     pwm_factory: MockFactory,
 ) -> None:
     button = Button(PINS[4], pin_factory=pwm_factory)
-    with pytest.raises(PinInUseError, match=r"servos\.pins\[4\]"):
+    with pytest.raises(PinInUseError, match=r"keeper\.pins\[4\]"):
         ServoBead.on_gpio(PINS)
     button.close()
     ServoBead.on_gpio(PINS, background=False).close()  # the first four were released
