@@ -234,9 +234,7 @@ def _decode(s: Sentence) -> Event | Screen:
             cls = Turn if s.kind == "TURN" else LastTurn
             return cls(int(n), Card.parse(loser), Card.parse(winner), _bool(split))
         case "CALL":
-            if len(f) < 3:
-                raise InvalidSentenceError(f"CALL: too few fields: {s!r}")
-            *ranks, kind, orders, odds = f
+            *ranks, kind, orders, odds = _want(s, 6)
             kinds = {v: k for k, v in _KINDS.items()}
             pays = tuple(int(p) for p in odds.split(":")) if odds else None
             return CallWindow(tuple(Rank.parse(r) for r in ranks), kinds[kind], int(orders), pays)

@@ -209,7 +209,8 @@ class DisplayWriter:
             if payload is None:
                 self._probe()
                 continue
-            sent = self._write(payload)
+            # A socket whose peer left still accepts one write into the void: look first.
+            sent = self._probe() and self._write(payload)
             with self._cond:
                 self._busy = False
                 if sent:
@@ -265,19 +266,28 @@ class DisplayWriter:
             return False
         return True
 
-    def _probe(self) -> None:
-        """Notice an unplug while idle: a hung-up port, or a device path that moved."""
+    def _probe(self) -> bool:
+        """Whether the port still works; notice an unplug while idle.
+
+        A hung-up tty fails the TIOCINQ ioctl; a device path may now name another device
+        (replugged elsewhere); a closed socket reads as disconnected. Input is read and
+        dropped (displays may send keys), except on loop://, which echoes our own bytes.
+        """
         import serial
 
         port = self._port
         if port is None:
-            return
+            return False
         try:
-            port.in_waiting  # noqa: B018 - the ioctl fails on a hung-up port
+            waiting = port.in_waiting
+            if waiting and not self.url.startswith("loop://"):
+                port.read(waiting)
             if self._device is not None and os.stat(self.url).st_rdev != self._device:
                 raise OSError(f"{self.url} now names another device")
         except (OSError, serial.SerialException) as exc:
             self._disconnect(f"lost {self.url}: {exc}")
+            return False
+        return True
 
     def _disconnect(self, reason: str | None) -> None:
         with self._cond:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware.display import pfaro
 from hardware.display.layout import Screen
@@ -147,8 +149,28 @@ def test_lower_case_checksums_are_accepted() -> None:
 
 def test_every_example_in_the_protocol_page_parses_with_its_checksum() -> None:
     page = Path(__file__).parents[3] / "docs" / "PROTOCOL.md"
-    examples = [line for line in page.read_text().splitlines() if line.startswith("$PFARO,") and "<" not in line]
+    examples = [line for line in page.read_text().splitlines()
+                if line.startswith("$PFARO,") and "<" not in line]
     assert len(examples) >= 15
     for line in examples:
         item = pfaro.decode(pfaro.parse(line))
         assert pfaro.sentence(item) == line or isinstance(item, DeckFinished)
+
+
+_FIELD_TEXT = st.text(alphabet=st.sampled_from("0123456789AJQKSHDCFLPRTUV:- "), max_size=6)
+
+
+@given(st.sampled_from(["NEW", "SODA", "LOSE", "TURN", "LAST", "CALL", "HOCK", "POCKET", "END",
+                        "FLAG", "FIX", "UNDO", "VOID", "TXT", "ZZZ"]),
+       st.lists(_FIELD_TEXT, max_size=8))
+def test_any_checksummed_line_decodes_or_is_an_invalid_sentence(
+        kind: str, fields: list[str]) -> None:
+    body = ",".join(["PFARO", kind, *fields])
+    with contextlib.suppress(pfaro.InvalidSentenceError):
+        pfaro.decode(pfaro.parse(f"${body}*{pfaro.checksum(body)}\r\n"))
+
+
+@given(st.binary(max_size=100))
+def test_garbage_bytes_never_crash_the_parser(line: bytes) -> None:
+    with contextlib.suppress(pfaro.InvalidSentenceError):
+        pfaro.parse(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -187,3 +188,24 @@ def test_close_returns_even_while_the_port_is_unreachable() -> None:
     writer.close(timeout=2)
     assert time.monotonic() - started < 2
     assert not os.path.exists("/nonexistent/port")
+
+
+def test_socket_url_reaches_a_display_simulator_and_reconnects_after_it_restarts() -> None:
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(5)
+    port = server.getsockname()[1]
+    with server, DisplayWriter(f"socket://127.0.0.1:{port}", PFARO, **FAST) as writer:
+        writer.show(turn(1))
+        first, _ = server.accept()
+        with first:
+            first.settimeout(5)
+            assert first.recv(100) == pfaro.encode(turn(1))
+        # The simulator went away; the next write fails, the writer dials again.
+        writer.show(turn(2))
+        second, _ = server.accept()
+        with second:
+            second.settimeout(5)
+            data = b""
+            while not data.endswith(pfaro.encode(turn(2))):
+                data += second.recv(100)
+        assert pfaro.encode(turn(2)) in data
