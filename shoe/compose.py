@@ -67,7 +67,7 @@ def check(config: Config) -> None:
 
 
 def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output] = (),
-          pin_factory: Any = None, fast: bool = False) -> Parts:
+          pin_factory: Any = None) -> Parts:
     """Every part for the loop: the eyes (camera + vision), outputs and operator inputs.
 
     ``outputs`` come first (the log, a live terminal); the keeper and displays follow.
@@ -82,7 +82,7 @@ def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output]
         parts.outputs.extend(DisplayOutput(w) for w in build_display(config))
         parts.inputs.extend(build_buttons(config, inbox, pin_factory))
         has_beam = config.buttons.break_beam is not None
-        parts.eyes = CameraEyes(open_camera(config, start_at=_card_in_view(deal), fast=fast),
+        parts.eyes = CameraEyes(open_camera(config, start_at=_card_in_view(deal)),
                                 _tracker_factory(config, has_beam))
     except BaseException:
         parts.close()
@@ -92,7 +92,7 @@ def build(config: Config, deal: Deal, inbox: Inbox, *, outputs: Sequence[Output]
 
 def assemble(config: Config, outputs: Callable[[], list[Output]], *, notifier: Any = None,
              reload: Callable[[], Config] | None = None, stop_when_finished: bool = False,
-             fast: bool = False, pin_factory: Any = None) -> Service:
+             pin_factory: Any = None) -> Service:
     """The whole service from a config: state dir, control socket, the journal replayed,
     the parts built. ``outputs`` makes the process-level outputs (log, live terminal) anew
     for each build (a SIGHUP rebuilds the parts)."""
@@ -104,14 +104,14 @@ def assemble(config: Config, outputs: Callable[[], list[Output]], *, notifier: A
     control = ControlServer(config.control_socket, group_from=config.state_dir)
     try:
         journal, deal = open_deal(config)
-        parts = build(config, deal, inbox, outputs=outputs(), pin_factory=pin_factory, fast=fast)
+        parts = build(config, deal, inbox, outputs=outputs(), pin_factory=pin_factory)
     except BaseException:
         control.close()
         inbox.close()
         raise
 
     def rebuild(new: Config, current: Deal) -> Parts:
-        return build(new, current, inbox, outputs=outputs(), pin_factory=pin_factory, fast=fast)
+        return build(new, current, inbox, outputs=outputs(), pin_factory=pin_factory)
 
     return Service(config, journal, deal, parts, notifier or Notifier.from_environment(),
                    inbox, control=control, reload=reload, rebuild=rebuild,
@@ -129,37 +129,23 @@ def _card_in_view(deal: Deal) -> int:
 # -- camera and vision ---------------------------------------------------------------------
 
 
-def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True,
-                fast: bool = False) -> Any:
+def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) -> Any:
     """The configured camera (a :class:`hardware.camera.Camera`).
 
     With ``reconnect`` it is a ReconnectingCamera that reports a loss and reopens the device
     with backoff, returning None meanwhile. The simulated camera starts with card
-    ``start_at`` in view (see :func:`_card_in_view`); ``fast`` runs it as fast as it can.
+    ``start_at`` in view (see :func:`_card_in_view`).
     """
     from hardware.camera import ReconnectingCamera
     from hardware.camera import open_camera as hardware_open_camera
 
-    c = config.camera
-    options: dict[str, Any] = {}
-    source = {"v4l2": c.device, "file": f"file:{c.path}", "images": f"folder:{c.path}",
-              "picamera2": "picamera2", "sim": "sim"}[c.source]
-    if c.source == "sim":
-        options = {"cards_per_minute": c.pace, "start_at": start_at,
-                   "width": c.width, "height": c.height}
-        if c.deck_dir:
-            options["deck_dir"] = c.deck_dir
-    else:
-        options = {"width": c.width, "height": c.height}
-
     def opener() -> Any:
-        return hardware_open_camera(source, fps=c.fps, seed=c.seed, reconnect=False,
-                                    pace=0.0 if fast else 1.0, **options)
+        return hardware_open_camera(config.camera, start_at=start_at)
 
     if not reconnect:
         return opener()
     # A short poll: while the camera is away the loop must keep answering the operator.
-    return ReconnectingCamera(opener, name=f"camera ({c.source})", poll=0.05)
+    return ReconnectingCamera(opener, name=f"camera ({config.camera.source})", poll=0.05)
 
 
 def build_reader(config: Config) -> Any:

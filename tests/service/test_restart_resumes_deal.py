@@ -1,0 +1,80 @@
+"""A restarted service replays the journal: the deal, the case and the display come back."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from hardware.systemd import Notifier
+from shoe import config as config_module
+from shoe.cards import FULL_DECK
+from shoe.events import CardFlagged
+from shoe.service import Inbox, Parts, Service, open_deal
+
+
+def _service(config: Any, eyes: Any, output: Any) -> Service:
+    journal, deal = open_deal(config)
+    return Service(config, journal, deal, Parts(eyes, [output]), Notifier(None), Inbox())
+
+
+def _run_until(service: Service, done: Any, timeout: float = 5.0) -> None:
+    thread = threading.Thread(target=service.run)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    service.stop()
+    thread.join(5)
+    assert done()
+
+
+def test_restart_brings_back_cards_case_and_screen(tmp_path: Path, seam: Any) -> None:
+    config = config_module.parse({"state_dir": str(tmp_path)})
+    cards = random.Random(11).sample(FULL_DECK, 52)
+    eyes = seam.ScriptedEyes([seam.sure(c.code) for c in cards[:21]])
+    eyes.release(21)
+    first = _service(config, eyes, seam.RecordingOutput())
+    _run_until(first, lambda: first.deal.exposed == 21)
+    before = first.deal
+
+    # The card in view after the restart is the last one accepted: it is not taken twice.
+    eyes = seam.ScriptedEyes([seam.sure(c.code) for c in cards[20:23]])
+    eyes.release(3)
+    output = seam.RecordingOutput()
+    second = _service(config, eyes, output)
+    assert second.deal.cards == before.cards and second.deal.events == before.events
+    _run_until(second, lambda: second.deal.exposed == 23)
+    assert second.deal.cards == tuple(cards[:23])
+    first_state = output.states[0]
+    assert first_state.redraw and first_state.exposed == 21
+    assert first_state.new == (before.events[-1],)  # the display is shown the last turn again
+    assert [p.card for p in first_state.case.placed] == list(before.cards)  # the keeper too
+
+
+def test_a_held_read_is_held_again_after_restart(tmp_path: Path, seam: Any) -> None:
+    config = config_module.parse({"state_dir": str(tmp_path)})
+    eyes = seam.ScriptedEyes([seam.sure("5D"), seam.sure("KH"), seam.unsure(None)])
+    eyes.release(3)
+    first = _service(config, eyes, seam.RecordingOutput())
+    _run_until(first, lambda: first.deal.flag is not None)
+
+    output = seam.RecordingOutput()
+    second = _service(config, seam.ScriptedEyes([]), output)
+    _run_until(second, lambda: bool(output.states))
+    assert second.deal.flag is not None and second.deal.flag.exposure == 2
+    assert isinstance(output.states[0].new[0], CardFlagged)  # CHECK CARD on the display again
+
+
+def test_finished_deal_starts_a_new_journal(tmp_path: Path, seam: Any) -> None:
+    config = config_module.parse({"state_dir": str(tmp_path)})
+    cards = random.Random(5).sample(FULL_DECK, 52)
+    eyes = seam.ScriptedEyes([seam.sure(c.code) for c in cards])
+    eyes.release(52)
+    first = _service(config, eyes, seam.RecordingOutput())
+    _run_until(first, lambda: first.deal.is_finished)
+    second = _service(config, seam.ScriptedEyes([]), seam.RecordingOutput())
+    assert second.deal.exposed == 0 and second.journal.path != first.journal.path
+    second.journal.close()
