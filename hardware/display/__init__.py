@@ -8,8 +8,7 @@
 
 Build one from the config::
 
-    writer = DisplayWriter(config.display.port, model_named(config.display.model),
-                           baudrate=config.display.baudrate or None)
+    writer = open_writer(config.display.model, config.display.port, config.display.baudrate)
     writer.show(event)          # never blocks
     writer.status.connected
     writer.close()
@@ -19,7 +18,7 @@ from .encoding import DisplayModel
 from .layout import InvalidScreenError, Screen, screen_for, test_pattern
 from .models import MODELS, DisplayConfigError, PortURLError, UnknownDisplayModelError, model_named
 from .pfaro import BadChecksumError, InvalidSentenceError
-from .writer import DisplayWriter, WriterStatus, check_port_url
+from .writer import DisplayWriter, WriterStatus, check_port_url, open_writer
 
 __all__ = [
     "MODELS",
@@ -35,6 +34,7 @@ __all__ = [
     "WriterStatus",
     "check_port_url",
     "model_named",
+    "open_writer",
     "screen_for",
     "test_pattern",
 ]

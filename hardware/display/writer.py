@@ -30,12 +30,12 @@ from shoe.events import Event
 
 from .encoding import DisplayModel
 from .layout import Screen
-from .models import PortURLError
+from .models import PortURLError, model_named
 
 if TYPE_CHECKING:  # pragma: no cover
     import serial
 
-__all__ = ["DisplayWriter", "WriterStatus", "check_port_url"]
+__all__ = ["DisplayWriter", "WriterStatus", "check_port_url", "open_writer"]
 
 log = logging.getLogger(__name__)
 
@@ -314,3 +314,25 @@ class DisplayWriter:
 
     def _debug(self) -> dict[str, Any]:  # pragma: no cover - for interactive use
         return {"pending": list(self._pending), "current": self._current}
+
+
+def open_writer(
+    model: str,
+    port: str,
+    baudrate: int = 0,
+    *,
+    letters: bool = False,
+    model_setting: str = "display.model",
+    port_setting: str = "display.port",
+    **options: Any,
+) -> DisplayWriter:
+    """A writer for the model named ``model`` on ``port``, as the config gives them.
+
+    ``baudrate`` 0 means the model's default. Errors name ``model_setting`` or
+    ``port_setting``. For the config's two outputs::
+
+        open_writer(d.model, d.port, d.baudrate)
+        open_writer("pfaro", d.pfaro_port, d.pfaro_baudrate, port_setting="display.pfaro_port")
+    """
+    chosen = model_named(model, letters=letters, setting=model_setting)
+    return DisplayWriter(port, chosen, baudrate=baudrate or None, setting=port_setting, **options)

@@ -13,7 +13,7 @@ import pytest
 from hardware.display import cd5220, pfaro
 from hardware.display.layout import Screen
 from hardware.display.models import DisplayConfigError, model_named
-from hardware.display.writer import DisplayWriter, check_port_url
+from hardware.display.writer import DisplayWriter, check_port_url, open_writer
 from shoe.cards import Card
 from shoe.events import Soda, Turn
 
@@ -209,3 +209,12 @@ def test_socket_url_reaches_a_display_simulator_and_reconnects_after_it_restarts
             while not data.endswith(pfaro.encode(turn(2))):
                 data += second.recv(100)
         assert pfaro.encode(turn(2)) in data
+
+
+def test_open_writer_builds_from_config_values_and_names_the_settings() -> None:
+    with open_writer("matrix-orbital", "loop://", 0, **FAST) as writer:
+        assert writer.baudrate == 19200 and writer.model.name == "matrix-orbital"
+    with pytest.raises(DisplayConfigError, match=r"^display\.model: unknown display model"):
+        open_writer("lcd", "loop://")
+    with pytest.raises(DisplayConfigError, match=r"^display\.pfaro_port: "):
+        open_writer("pfaro", "tty0", 9600, port_setting="display.pfaro_port")
