@@ -276,7 +276,7 @@ class CameraSettings(Protocol):
     @property
     def seed(self) -> int: ...
     @property
-    def pace(self) -> float: ...  # sim: the dealer's cards per minute
+    def pace(self) -> float: ...  # the simulated dealer's cards per minute
     @property
     def device(self) -> str: ...
     @property
@@ -314,9 +314,9 @@ def open_camera(
     - ``sim`` or ``sim:SEED`` – the simulated camera-in-box dealing a shuffled deck, from
       card ``start_at`` on.
 
-    ``pace`` for recordings: 1 = real time, 0 = as fast as asked; for ``sim``: see
-    :class:`~hardware.cameras.simulated.SimulatedCamera`. From a config section, recordings
-    play in real time and ``sim`` takes the section's pace, seed and deck_dir.
+    ``pace``: 1 = real time, 0 = as fast as asked (recordings and ``sim``). From a config
+    section, everything plays in real time and ``sim`` takes the section's seed, deck_dir
+    and pace (the dealer's cards per minute, ``cards_per_minute`` in ``options``).
 
     Setting errors raise :class:`CameraConfigError` / :class:`UnknownDriverError` now. A
     device that fails raises :class:`CameraUnavailableError` from here or from ``read()``;
@@ -332,7 +332,8 @@ def open_camera(
         if spec is None:
             raise UnknownDriverError(f"camera.source: {cfg.source!r} is not a camera")
         if cfg.source == "sim":
-            pace, seed = cfg.pace, cfg.seed
+            seed = cfg.seed
+            options.setdefault("cards_per_minute", cfg.pace)
             if cfg.deck_dir:
                 options.setdefault("deck_dir", cfg.deck_dir)
         source = spec
@@ -360,10 +361,9 @@ def _opener(
         from hardware.cameras.simulated import SimulatedCamera
 
         seed = _number("camera.source", rest) if rest else seed
-        return lambda: SimulatedCamera(
-            seed=seed, width=width, height=height, fps=fps, pace=pace, start_at=start_at,
-            **options,
-        )
+        settings = {"seed": seed, "width": width, "height": height, "fps": fps, "pace": pace,
+                    "start_at": start_at, **options}
+        return lambda: SimulatedCamera(**settings)
     from hardware.cameras.folder import ImageFolderCamera
     from hardware.cameras.opencv import DeviceCamera, VideoFileCamera
 

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
+from types import ModuleType
+from unittest.mock import MagicMock
 
 import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
+from pytest_mock import MockerFixture
 
 from casekeeper import Case
-from hardware.errors import CalibrationError, InvalidPinError, PinInUseError
+from hardware.errors import (
+    CalibrationError,
+    HardwareError,
+    InvalidPinError,
+    InvalidSettingError,
+    PinInUseError,
+)
+from hardware.pca9685 import pca9685_bead, pca9685_grid
 from hardware.servos import PulseGrid, ServoBead, ServoCalibration, Stagger
 from shoe.cards import Rank
 
@@ -172,3 +183,61 @@ def test_pin_held_by_another_device_is_refused_and_nothing_is_left_claimed(
         ServoBead.on_gpio(PINS)
     button.close()
     ServoBead.on_gpio(PINS, background=False).close()  # the first four were released
+
+
+def fake_pca9685(mocker: MockerFixture) -> MagicMock:
+    """Adafruit's driver replaced at the library boundary: one chip, 16 channels."""
+    chip = MagicMock(name="PCA9685()")
+    chip.channels = [MagicMock(name=f"channel {n}") for n in range(16)]
+    chip.prescale_reg = 122  # what the driver writes for 50 Hz from 25 MHz
+    module = ModuleType("adafruit_pca9685")
+    driver = MagicMock(name="PCA9685", return_value=chip)
+    module.PCA9685 = driver  # type: ignore[attr-defined]
+    mocker.patch.dict(sys.modules, {"adafruit_pca9685": module})
+    return driver
+
+
+def test_pca9685_bead_writes_12_bit_ticks_for_each_position(
+    mocker: MockerFixture, case_of: Callable[[str], Case]
+) -> None:
+    driver = fake_pca9685(mocker)
+    bus = object()
+    channels = [15 - n for n in range(13)]  # wired in reverse, to see the mapping
+    bead = pca9685_bead(channels, i2c=bus, address=0x41, background=False, interval=0)
+    driver.assert_called_once_with(bus, address=0x41, reference_clock_speed=25_000_000)
+    chip = driver.return_value
+    assert chip.frequency == 50.0
+    grid = pca9685_grid(122)
+    assert grid.frame == pytest.approx(0.0201523)  # 4096 · 123 / 25 MHz
+    case = case_of("5D KH KS 7C 7D 2H 9S")
+    bead.show(case)
+    calibration = ServoCalibration().pulses(grid)
+    for rank, channel in zip(Rank, channels, strict=True):
+        duty = chip.channels[channel].duty_cycle
+        ticks = (duty + 1) >> 4  # what the driver sends to the chip
+        assert duty == ticks << 4
+        assert ticks * grid.frame / 4096 == pytest.approx(calibration[case.gone(rank)], abs=2.5e-6)
+    king = (chip.channels[channels[Rank.KING - 1]].duty_cycle + 1) >> 4
+    assert king == round(1500e-6 / (123 / 25e6))  # two kings gone: 1.5 ms, 305 ticks
+    bead.close()
+    assert all(chip.channels[c].duty_cycle == 0 for c in channels)
+
+
+def test_pca9685_channel_settings_are_checked(mocker: MockerFixture) -> None:
+    fake_pca9685(mocker)
+    with pytest.raises(InvalidSettingError, match=r"keeper\.channels\[2\]: 16"):
+        pca9685_bead([0, 1, 16, *range(3, 13)], i2c=object())
+    with pytest.raises(InvalidSettingError, match=r"by keeper\.channels\[0\] and by keeper"):
+        pca9685_bead([0, *range(12)], i2c=object())
+    with pytest.raises(InvalidSettingError, match="needs 13"):
+        pca9685_bead(range(12), i2c=object())
+
+
+def test_pca9685_missing_library_or_chip_is_a_clear_error(mocker: MockerFixture) -> None:
+    mocker.patch.dict(sys.modules, {"adafruit_pca9685": None})
+    with pytest.raises(HardwareError, match="adafruit-circuitpython-pca9685"):
+        pca9685_bead(i2c=object())
+    driver = fake_pca9685(mocker)
+    driver.side_effect = ValueError("No I2C device at address: 0x40")
+    with pytest.raises(HardwareError, match=r"keeper\.i2c_address: no PCA9685 answers at 0x40"):
+        pca9685_bead(i2c=object())
