@@ -120,7 +120,7 @@ def _flag(event: CardFlagged) -> Screen:
         bottom = f"SAME AS CARD {conflict}" if conflict else "SEEN BEFORE"
     elif event.reason is FlagReason.FIFTH_OF_RANK:
         rank = event.card.rank.code if event.card else "?"
-        bottom = f"5TH {rank} (4TH: {conflict})" if conflict else f"FIFTH {rank}"
+        bottom = f"5TH {rank}; 4TH: CARD {conflict}" if conflict else f"FIFTH {rank}"
     elif event.reason is FlagReason.UNSURE:
         bottom = "UNSURE: CONFIRM/FIX"
     else:
@@ -155,10 +155,11 @@ def screen_for(event: Event) -> Screen:
         case CardFlagged():
             return _flag(event)
         case CardCorrected(exposure=i, card=card, was=was):
-            return Screen(f"CARD {_number(i)} CORRECTED", f"READ {_card(was)} IS {_card(card)}")
+            return Screen(f"CARD {_number(i)} CORRECTED",
+                          f"READ {_card(was).strip()} IS {_card(card).strip()}")
         case CardWithdrawn(exposure=i, card=card, held=held):
             what = "HELD READ" if held else "CARD"
-            return Screen(f"CARD {_number(i)} TAKEN BACK", f"{what} {_card(card)} UNDONE")
+            return Screen(f"CARD {_number(i)} TAKEN BACK", f"{what} {_card(card).strip()} UNDONE")
         case DeckVoided(exposed=exposed):
             return Screen("DEAL VOIDED", f"AFTER {exposed} CARDS")
     raise TypeError(f"not a deal event: {event!r}")  # pragma: no cover

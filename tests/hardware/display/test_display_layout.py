@@ -56,7 +56,7 @@ def test_a_held_read_says_check_card_with_the_card_number_and_what_was_read() ->
     dup = screen_for(CardFlagged(22, card("7H"), FlagReason.DUPLICATE, 4))
     assert dup.lines == ("CHECK CARD 23: 7♥   ", "SAME AS CARD 5      ")
     fifth = screen_for(CardFlagged(51, card("10H"), FlagReason.FIFTH_OF_RANK, 40))
-    assert fifth.lines == ("CHECK CARD 52: 10♥  ", "5TH 10 (4TH: 41)    ")
+    assert fifth.lines == ("CHECK CARD 52: 10♥  ", "5TH 10; 4TH: CARD 41")
     unread = screen_for(CardFlagged(3, None, FlagReason.UNREAD))
     assert unread.top.startswith("CHECK CARD 4: ??")
 
