@@ -1,16 +1,20 @@
-"""LED keepers: the exact bits clocked into the 74HC595 chain, and the 13-LED board."""
+"""LED keepers: the exact bits clocked into the 74HC595 chain, the 13-LED board, WS2812."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
+from pytest_mock import MockerFixture
 
 from casekeeper import Case
-from hardware.errors import InvalidPinError, InvalidSettingError, PinInUseError
+from hardware.errors import HardwareError, InvalidPinError, InvalidSettingError, PinInUseError
 from hardware.leds import RankLeds, ShiftRegisterLeds, case_bits, led_bit
+from hardware.ws2812 import Ws2812Strip
 from shoe.cards import Rank
 
 BOARD_PINS = [4, 5, 6, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23]
@@ -156,3 +160,56 @@ def test_rank_board_refuses_a_bad_pin_and_a_short_list(mock_factory: MockFactory
         RankLeds([4, 5, "GPIO40", *BOARD_PINS[3:]])
     with pytest.raises(InvalidSettingError, match="needs 13"):
         RankLeds(BOARD_PINS[:12])
+
+
+class FakeNeoPixelSpi(list[tuple[int, int, int]]):
+    """``neopixel_spi.NeoPixel_SPI`` at the library boundary: pixels, and each frame shown."""
+
+    def __init__(self, spi: object, n: int, **options: object) -> None:
+        super().__init__([(0, 0, 0)] * n)
+        self.spi, self.options = spi, options
+        self.shown: list[list[tuple[int, int, int]]] = []
+
+    def show(self) -> None:
+        self.shown.append(list(self))
+
+
+def fake_neopixel_spi(mocker: MockerFixture) -> None:
+    module = ModuleType("neopixel_spi")
+    module.NeoPixel_SPI = FakeNeoPixelSpi  # type: ignore[attr-defined]
+    mocker.patch.dict(sys.modules, {"neopixel_spi": module})
+
+
+def test_ws2812_strip_shows_each_card_gone_in_its_role_colour(
+    mocker: MockerFixture, case_of: Callable[[str], Case]
+) -> None:
+    fake_neopixel_spi(mocker)
+    bus = object()
+    strip = Ws2812Strip(spi=bus, brightness=1.0)
+    assert isinstance(strip.strip, FakeNeoPixelSpi)
+    assert strip.strip.spi is bus and strip.strip.options["auto_write"] is False
+    strip.show(case_of("AD KH 2S"))  # soda A, K loses, 2 wins
+    frame = strip.strip.shown[-1]
+    assert len(frame) == 52
+    lit = {i: c for i, c in enumerate(frame) if c != (0, 0, 0)}
+    assert lit == {0: (255, 153, 0), 4: (0, 255, 0), 48: (255, 0, 0)}
+    strip.close()
+    assert strip.strip.shown[-1] == [(0, 0, 0)] * 52
+
+
+def test_ws2812_strip_blinks_a_split(
+    mocker: MockerFixture, case_of: Callable[[str], Case]
+) -> None:
+    fake_neopixel_spi(mocker)
+    strip = Ws2812Strip(spi=object(), blink_interval=0.02)
+    strip.show(case_of("5D KH KS"))
+    time.sleep(0.15)
+    kings = {tuple(frame[48:50]) for frame in strip.strip.shown}
+    assert len(kings) == 2 and ((0, 0, 0), (0, 0, 0)) in kings
+    strip.close()
+
+
+def test_ws2812_without_its_library_is_a_clear_error(mocker: MockerFixture) -> None:
+    mocker.patch.dict(sys.modules, {"neopixel_spi": None})
+    with pytest.raises(HardwareError, match="adafruit-circuitpython-neopixel-spi"):
+        Ws2812Strip(spi=object())
