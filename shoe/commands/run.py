@@ -48,7 +48,13 @@ def run(args: argparse.Namespace) -> int:
     config = config_module.load(args.config)
     compose.check(config)
     live = sys.stdout.isatty() and not is_under_systemd() and not args.plain
-    setup_logging(sys.stderr if live else sys.stdout)
+    if live:  # the live screen owns the terminal: the log goes beside the journals
+        config.state_dir.mkdir(parents=True, exist_ok=True)
+        log_path = config.state_dir / "faro-shoe.log"
+        print(f"faro-shoe run: logging to {log_path}", file=sys.stderr)
+        setup_logging(open(log_path, "a", encoding="utf-8"))  # noqa: SIM115 - process-long
+    else:
+        setup_logging(sys.stdout)
 
     def outputs() -> list[Output]:
         return [LivePanel(sys.stdout) if live else compose.LogOutput()]
