@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -218,3 +220,33 @@ def test_open_writer_builds_from_config_values_and_names_the_settings() -> None:
         open_writer("lcd", "loop://")
     with pytest.raises(DisplayConfigError, match=r"^display\.pfaro_port: "):
         open_writer("pfaro", "tty0", 9600, port_setting="display.pfaro_port")
+
+
+def test_unplug_mid_stream_then_replug_resumes_the_log_in_order(
+        make_pty: Callable[[], Pty], tmp_path: Path) -> None:
+    link = tmp_path / "usb-logger"
+    first = make_pty()
+    point(link, first.path)
+    sentences = [Turn(n, Card.parse("10H"), Card.parse("KS"), split=False) for n in range(1, 1001)]
+    with DisplayWriter(str(link), PFARO, queue_size=len(sentences), **FAST) as writer:
+        for event in sentences:
+            writer.show(event)
+        # ~30 kB: more than a pty holds (~14 kB), so the writer is mid-stream at the unplug.
+        first.read_until(lambda got: len(got) > 300)
+        first.unplug()
+        second = make_pty()
+        point(link, second.path)
+        last = pfaro.encode(sentences[-1])
+        got = second.read_until(lambda got: got.endswith(last), timeout=10)
+    numbers = [pfaro.decode(pfaro.parse(line)).number  # type: ignore[union-attr]
+               for line in got.splitlines(keepends=True)]
+    assert numbers == sorted(numbers) and numbers[-1] == 1000
+    assert len(numbers) > 100  # the rest of the stream came after the replug
+    assert len(set(numbers)) >= len(numbers) - 1  # at most the cut sentence twice
+    assert writer.status.reconnects == 1
+
+
+def test_importing_the_display_package_and_command_does_not_import_pyserial() -> None:
+    code = ("import sys, hardware.display, shoe.commands.display_test; "
+            "sys.exit('serial' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
