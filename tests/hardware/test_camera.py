@@ -1,4 +1,5 @@
-"""Camera backends over real video and image files written with OpenCV; picamera2 mocked."""
+"""Camera backends over real video and image files written with OpenCV, the simulated
+camera over gnome-cards-data faces; picamera2 mocked."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from hardware.camera import (
 )
 from hardware.cameras.folder import ImageFolderCamera
 from hardware.cameras.opencv import VideoFileCamera
+from hardware.cameras.simulated import SimulatedCamera
 from hardware.errors import CameraConfigError, CameraUnavailableError, UnknownDriverError
+from shoe.cards import FULL_DECK, Card
 
 SIZE = (64, 48)  # width, height
 
@@ -288,3 +291,63 @@ def test_open_camera_takes_the_configs_camera_section(video: Path, folder: Path)
     camera.close()
     with pytest.raises(CameraUnavailableError, match="/dev/video-none-here"):
         open_camera(CameraConfig(source="v4l2", device="/dev/video-none-here"))
+
+
+@pytest.fixture(scope="module")
+def anglo_faces() -> dict[Card, np.ndarray]:
+    """The gnome-cards-data deck the simulated camera deals by default (rendered once)."""
+    from vision.corpus import render_deck
+
+    return render_deck("anglo", alpha=True)
+
+
+def test_simulated_camera_deals_a_seeded_shuffle(anglo_faces: dict[Card, np.ndarray]) -> None:
+    first = SimulatedCamera(seed=11, pace=0, faces=anglo_faces, width=320, height=240)
+    again = SimulatedCamera(seed=11, pace=0, faces=anglo_faces, width=320, height=240)
+    other = SimulatedCamera(seed=12, pace=0, faces=anglo_faces, width=320, height=240)
+    assert sorted(first.cards, key=str) == sorted(FULL_DECK, key=str)
+    assert first.cards == again.cards != other.cards
+    a, b = first.read(), again.read()
+    assert a is not None and b is not None
+    assert a.image.shape == (240, 320, 3) and np.array_equal(a.image, b.image)
+
+
+def test_simulated_camera_resumes_at_a_card_and_ends_with_the_deal(
+    anglo_faces: dict[Card, np.ndarray],
+) -> None:
+    camera = SimulatedCamera(seed=4, pace=0, fps=20, start_at=51, faces=anglo_faces,
+                             width=320, height=240)
+    frames = list(camera.frames())
+    assert frames[0].t == pytest.approx(camera.truth[51].rest[0])
+    assert frames[-1].t <= camera.shoe.duration < frames[-1].t + 1 / 20
+    assert camera.read() is None
+
+
+def test_simulated_camera_in_real_time_keeps_to_its_fps(
+    anglo_faces: dict[Card, np.ndarray],
+) -> None:
+    time = FakeTime()
+    camera = SimulatedCamera(seed=4, fps=10, faces=anglo_faces, width=160, height=120,
+                             sleep=time.sleep, clock=time.clock)
+    start = time.now
+    for _ in range(6):
+        camera.read()
+    assert time.now - start == pytest.approx(0.5)
+
+
+def test_simulated_camera_from_the_config_takes_seed_and_dealers_pace(
+    mocker: MockerFixture,
+) -> None:
+    from shoe.config import CameraConfig
+
+    built = mocker.patch("hardware.cameras.simulated.SimulatedCamera")
+    open_camera(CameraConfig(source="sim", seed=9, pace=90.0, width=320, height=240),
+                start_at=7)
+    kwargs = built.call_args.kwargs
+    assert (kwargs["seed"], kwargs["cards_per_minute"], kwargs["start_at"]) == (9, 90.0, 7)
+    assert (kwargs["width"], kwargs["height"], kwargs["pace"]) == (320, 240, 1.0)
+
+
+def test_simulated_camera_refuses_a_deck_folder_without_the_cards(tmp_path: Path) -> None:
+    with pytest.raises(CameraConfigError, match=r"camera\.deck_dir"):
+        SimulatedCamera(seed=1, deck_dir=str(tmp_path))
