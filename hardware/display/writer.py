@@ -120,6 +120,7 @@ class DisplayWriter:
         self._closing = False
         self._written = self._dropped = self._errors = self._reconnects = 0
         self._last_error: str | None = None
+        self._logged_error: str | None = None  # repeats of one failure are logged once
         self._thread = threading.Thread(target=self._run, name=f"display {url}", daemon=True)
         self._thread.start()
 
@@ -219,6 +220,9 @@ class DisplayWriter:
                         self._current = payload
                 elif self.model.keeps_log:
                     self._pending.appendleft(payload)  # undelivered: resend after reconnect
+                    while len(self._pending) > self._queue_size:
+                        self._pending.popleft()
+                        self._dropped += 1
                 self._cond.notify_all()
         self._disconnect(None)
 
@@ -244,6 +248,7 @@ class DisplayWriter:
             if self._opened_once:
                 self._reconnects += 1
             self._opened_once = True
+            self._logged_error = None
             if not self.model.keeps_log:
                 # Stale screens: only the latest state matters after a gap.
                 self._dropped += len(self._pending)
@@ -303,9 +308,9 @@ class DisplayWriter:
 
     def _failed(self, message: str) -> None:
         with self._cond:
-            first = self._last_error != message
+            first = self._logged_error != message
             self._errors += 1
-            self._last_error = message
+            self._last_error = self._logged_error = message
         if first:
             log.warning("display: %s", message)
 
