@@ -44,9 +44,9 @@ from shoe.cards import Card  # noqa: E402
 
 def truth(seed: int) -> list[Card]:
     """The order the simulated camera deals for ``seed``."""
-    from hardware.cameras.simulated import deal_order
+    from hardware.cameras.simulated import shuffled_deck
 
-    return list(deal_order(seed))
+    return list(shuffled_deck(seed))
 
 
 class NotifyListener:

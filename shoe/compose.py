@@ -140,7 +140,7 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
     from hardware.camera import open_camera as hardware_open_camera
 
     def opener() -> Any:
-        return hardware_open_camera(config.camera, start_at=start_at)
+        return hardware_open_camera(config.camera, start_at=start_at, pace=config.camera.speed)
 
     if not reconnect:
         return opener()

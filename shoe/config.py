@@ -69,6 +69,7 @@ class CameraConfig:
     height: int = 480
     fps: float = 30.0
     deck_dir: str = ""  # sim only: render this deck's card images instead of built-in faces
+    speed: float = 1.0  # sim and recordings: 1 real time, 0 as fast as frames can be made
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,7 @@ def _camera(t: _Table, base: Path | None) -> CameraConfig:
         height=t.integer("height", 480, 120, 4096),
         fps=t.number("fps", 30.0, 1.0, 240.0),
         deck_dir=str(t.path("deck_dir", "", base)) if "deck_dir" in t.data else "",
+        speed=t.number("speed", 1.0, 0.0, 100.0),
     )
     t.done()
     if source in ("file", "images") and not cam.path:

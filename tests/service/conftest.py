@@ -106,3 +106,20 @@ class Seam:
 @pytest.fixture
 def seam() -> type[Seam]:
     return Seam
+
+
+def sim_config(state_dir: Path, seed: int, *, pace: float = 600.0, speed: float = 0.0,
+               extra: str = "") -> str:
+    """A config for the simulated camera dealing as fast as it can (tests)."""
+    return (f'state_dir = "{state_dir}"\n[camera]\nsource = "sim"\nseed = {seed}\n'
+            f"pace = {pace}\nspeed = {speed}\n{extra}")
+
+
+@pytest.fixture
+def write_sim_config() -> Callable[..., str]:
+    return sim_config
+
+
+@pytest.fixture
+def cli_env_fixture() -> Callable[..., dict[str, str]]:
+    return cli_env
