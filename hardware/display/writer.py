@@ -229,19 +229,21 @@ class DisplayWriter:
     def _connect(self) -> bool:
         import serial
 
-        port = None
         try:
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0,
                                          write_timeout=self._write_timeout)
             device = os.stat(self.url).st_rdev if self.url.startswith("/") else None
+        except (OSError, serial.SerialException, ValueError) as exc:
+            self._failed(f"cannot open {self.url}: {exc}")
+            return False
+        try:
             for chunk in self.model.startup():
                 port.write(chunk)
                 if self.model.settle:
                     time.sleep(self.model.settle)
-        except (OSError, serial.SerialException, ValueError) as exc:
-            if port is not None:
-                port.close()
-            self._failed(f"cannot open {self.url}: {exc}")
+        except (OSError, serial.SerialException) as exc:
+            port.close()
+            self._failed(f"opened {self.url} but the display takes no data: {exc}")
             return False
         with self._cond:
             self._port, self._device = port, device
