@@ -31,11 +31,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hardware.display import pfaro  # noqa: E402
-from hardware.systemd import Notifier  # noqa: E402
-from shoe import compose  # noqa: E402
-from shoe import config as config_module  # noqa: E402
-from shoe.events import Hock, LastTurn, Soda, Turn  # noqa: E402
+from hardware.display import pfaro
+from hardware.systemd import Notifier
+from shoe import compose
+from shoe import config as config_module
+from shoe.events import Hock, LastTurn, Soda, Turn
 
 
 def main() -> int:
