@@ -18,6 +18,7 @@ Queue policy, by model:
 from __future__ import annotations
 
 import collections
+import contextlib
 import importlib.util
 import logging
 import os
@@ -186,6 +187,18 @@ class DisplayWriter:
     _busy = False  # a payload taken from the queue is being written
 
     def _run(self) -> None:
+        while True:
+            try:
+                self._serve()
+                break
+            except Exception as exc:  # a bug or a driver's surprise must not end the display
+                log.exception("display %s: writer error", self.url)
+                self._disconnect(f"writer error: {exc!r}")
+                with self._cond:
+                    self._busy = False
+                    self._cond.wait_for(lambda: self._closing, self._backoff_max)
+
+    def _serve(self) -> None:
         backoff = self._backoff_min
         while True:
             with self._cond:
@@ -242,7 +255,8 @@ class DisplayWriter:
                 if self.model.settle:
                     time.sleep(self.model.settle)
         except (OSError, serial.SerialException) as exc:
-            port.close()
+            with contextlib.suppress(OSError, serial.SerialException):
+                port.close()
             self._failed(f"opened {self.url} but the display takes no data: {exc}")
             return False
         with self._cond:

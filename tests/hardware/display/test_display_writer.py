@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import subprocess
@@ -250,3 +251,20 @@ def test_importing_the_display_package_and_command_does_not_import_pyserial() ->
     code = ("import sys, hardware.display, shoe.commands.display_test; "
             "sys.exit('serial' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_an_unexpected_error_in_the_writer_thread_does_not_end_the_display() -> None:
+    calls = []
+
+    def startup() -> tuple[bytes, ...]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a driver's surprise")
+        return CD5220.startup()
+
+    flaky = dataclasses.replace(CD5220, startup=startup)
+    with DisplayWriter("loop://", flaky, **FAST) as writer:
+        writer.show(turn(1))
+        assert writer.wait_idle(5)
+        assert "a driver's surprise" in (writer.status.last_error or "")
+        assert writer.status.written == 1
