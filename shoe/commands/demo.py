@@ -32,7 +32,7 @@ examples:
   faro-shoe demo                               # a whole deal in about a minute and a half
   faro-shoe demo --seed 7 --turns-per-minute 40
   faro-shoe demo --deck-dir ~/my-deck-pngs     # your own deck's card images
-  faro-shoe demo --headless --turns-per-minute 600 > deal.txt
+  faro-shoe demo --headless --speed 0 > deal.txt   # as fast as the machine can
 
 The display is a pseudo-terminal: the service writes the $PFARO sentence stream to it exactly
 as it would to a serial port, and the demo decodes what arrives at the other end.
@@ -56,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_variant_option(parser)
     parser.add_argument("--headless", action="store_true",
                         help="no live screen: one text line per event, for scripts")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="the simulated camera's clock: 1 real time (default), 0 as fast "
+                             "as frames can be made (for tests)")
     parser.add_argument("--state-dir", type=Path, default=None,
                         help="keep the journal here (default: a new temporary directory)")
     parser.set_defaults(func=run)
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or Path(tempfile.mkdtemp(prefix="faro-demo-"))
     master, slave = os.openpty()
     port = os.ttyname(slave)
-    camera: dict[str, Any] = {"source": "sim", "seed": args.seed,
+    camera: dict[str, Any] = {"source": "sim", "seed": args.seed, "speed": args.speed,
                               "pace": min(args.turns_per_minute * 2, 6000.0)}
     if args.deck_dir is not None:
         camera["deck_dir"] = str(args.deck_dir)
