@@ -104,10 +104,13 @@ def _run(config: Any, master: int, *, headless: bool) -> int:
     listener = ScreenListener(master, panel)
     listener.start()
 
+    operator = DemoOperator(config.camera.seed, delay=2.0 if config.camera.speed else 0.0)
+
     def outputs() -> list[Output]:
-        return [panel] if panel is not None else [EventLines()]
+        return [panel if panel is not None else EventLines(), operator]
 
     service = compose.assemble(config, outputs, stop_when_finished=True)
+    operator.inbox = service.inbox
     status = service.run()
     listener.stop()
     case = Case.from_events(service.deal.events)
@@ -133,6 +136,39 @@ class EventLines:
 
     def close(self) -> None:
         pass
+
+
+class DemoOperator:
+    """The demo's operator: when a read is held (CHECK CARD), looks in the box after a
+    moment and names the card, as a dealer would with the buttons or `faro-shoe correct`.
+    The card comes from the simulator's shuffle; the reader's doubt was real."""
+
+    def __init__(self, seed: int, delay: float) -> None:
+        from hardware.cameras.simulated import shuffled_deck
+
+        self.cards = shuffled_deck(seed)
+        self.delay = delay
+        self.inbox: Any = None
+        self._timer: threading.Timer | None = None
+
+    def update(self, state: ShoeState) -> None:
+        if state.flag is None or self.inbox is None or self._timer is not None:
+            return
+        exposure = state.flag.exposure
+        card = self.cards[exposure]
+
+        def correct() -> None:
+            self._timer = None
+            print(f"operator: exposure {exposure + 1} is {card.code}", flush=True)
+            self.inbox.post("correct", card=card.code)
+
+        self._timer = threading.Timer(self.delay, correct)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 class ScreenListener:

@@ -21,12 +21,11 @@ def test_headless_demo_ends_with_the_cue_sheet_and_a_whole_journal(
                                           "--state-dir", str(tmp_path))
     out, err = proc.communicate(timeout=150)
     assert proc.returncode == 0, err
-    assert "Cue sheet" in out and "DEAL FINISHED" not in err
+    assert "Cue sheet" in out
     record = journal.latest(tmp_path / "deals")
     assert record is not None
     deal = record.deal()
     assert deal.is_finished and list(deal.cards) == list(shuffled_deck(5))
-    assert "held" not in out.lower() or "corrected" in out.lower()
     # The display on the pty: the stream was decoded at its far end.
     decoded = [line for line in out.splitlines() if line.startswith("display:")]
     assert decoded and "0 sentences" not in decoded[0]
