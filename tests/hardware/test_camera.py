@@ -351,3 +351,19 @@ def test_simulated_camera_from_the_config_takes_seed_and_dealers_pace(
 def test_simulated_camera_refuses_a_deck_folder_without_the_cards(tmp_path: Path) -> None:
     with pytest.raises(CameraConfigError, match=r"camera\.deck_dir"):
         SimulatedCamera(seed=1, deck_dir=str(tmp_path))
+
+
+def test_hardware_modules_import_no_device_library_until_a_device_is_built() -> None:
+    import subprocess
+
+    modules = "servos leds buttons terminal pca9685 ws2812 camera errors".split()
+    code = (
+        "import sys\n"
+        + "".join(f"import hardware.{m}\n" for m in modules)
+        + "held = {'gpiozero', 'picamera2', 'adafruit_pca9685', 'neopixel_spi', 'board', 'cv2'}\n"
+        + "print(sorted(held & set(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
