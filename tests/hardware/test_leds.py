@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory, MockSPIDevice
 from pytest_mock import MockerFixture
 
 from casekeeper import Case
+from hardware import open_keeper
 from hardware.errors import HardwareError, InvalidPinError, InvalidSettingError, PinInUseError
 from hardware.leds import RankLeds, ShiftRegisterLeds, case_bits, led_bit
 from hardware.ws2812 import Ws2812Strip
@@ -213,3 +214,15 @@ def test_ws2812_without_its_library_is_a_clear_error(mocker: MockerFixture) -> N
     mocker.patch.dict(sys.modules, {"neopixel_spi": None})
     with pytest.raises(HardwareError, match="adafruit-circuitpython-neopixel-spi"):
         Ws2812Strip(spi=object())
+
+
+def test_open_keeper_builds_the_two_colour_chain_from_the_config_section(
+    chain: ShiftRegisterChain, case_of: Callable[[str], Case]
+) -> None:
+    from shoe.config import KeeperConfig
+
+    leds = open_keeper(KeeperConfig(driver="shift-register", two_colour=True))
+    assert isinstance(leds, ShiftRegisterLeds)
+    leds.show(case_of("AD KH 2S"))
+    assert len(chain.latched[-1]) == 104
+    leds.close()

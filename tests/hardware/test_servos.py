@@ -14,12 +14,14 @@ from gpiozero.pins.mock import MockFactory
 from pytest_mock import MockerFixture
 
 from casekeeper import Case
+from hardware import open_keeper
 from hardware.errors import (
     CalibrationError,
     HardwareError,
     InvalidPinError,
     InvalidSettingError,
     PinInUseError,
+    UnknownDriverError,
 )
 from hardware.pca9685 import pca9685_bead, pca9685_grid
 from hardware.servos import PulseGrid, ServoBead, ServoCalibration, Stagger
@@ -241,3 +243,29 @@ def test_pca9685_missing_library_or_chip_is_a_clear_error(mocker: MockerFixture)
     driver.side_effect = ValueError("No I2C device at address: 0x40")
     with pytest.raises(HardwareError, match=r"keeper\.i2c_address: no PCA9685 answers at 0x40"):
         pca9685_bead(i2c=object())
+
+
+def test_open_keeper_builds_the_servo_bead_from_the_config_section(
+    pwm_factory: MockFactory, case_of: Callable[[str], Case]
+) -> None:
+    from shoe.config import KeeperConfig
+
+    trims = [(0.0,) * 5] * 13
+    trims[Rank.KING - 1] = (0.0, 0.0, -150.0, 0.0, 0.0)
+    settings = KeeperConfig(driver="servo", pins=tuple(PINS), trim_us=tuple(trims),
+                            per_step=13, interval=0.0)
+    bead = open_keeper(settings, pin_factory=pwm_factory)
+    assert isinstance(bead, ServoBead)
+    bead.show(case_of("5D KH KS"))
+    assert bead.wait(timeout=5)
+    # the king's trimmed position 2 asks 1350 µs: 6.75 % of the frame on the mock pins
+    assert pwm_factory.pin(PINS[Rank.KING - 1]).state == pytest.approx(0.0675)
+    bead.close()
+
+
+def test_open_keeper_refuses_an_unknown_driver_naming_the_setting() -> None:
+    from shoe.config import KeeperConfig
+
+    with pytest.raises(UnknownDriverError, match=r"keeper\.driver: 'abacus'"):
+        open_keeper(KeeperConfig(driver="abacus"))
+    assert open_keeper(KeeperConfig(driver="none")) is None
