@@ -9,13 +9,14 @@
 Build one from the config::
 
     writer = open_writer(config.display.model, config.display.port, config.display.baudrate)
-    writer.show(event)          # never blocks
+    writer.announce(deal.expose(card))  # never blocks; one screen per batch of events
+    writer.show(event)                  # or one event (or Screen) at a time
     writer.status.connected
     writer.close()
 """
 
 from .encoding import DisplayModel
-from .layout import InvalidScreenError, Screen, screen_for, test_pattern
+from .layout import InvalidScreenError, Screen, screen_for, screen_for_batch, test_pattern
 from .models import MODELS, DisplayConfigError, PortURLError, UnknownDisplayModelError, model_named
 from .pfaro import BadChecksumError, InvalidSentenceError
 from .writer import DisplayWriter, WriterStatus, check_port_url, open_writer
@@ -36,5 +37,6 @@ __all__ = [
     "model_named",
     "open_writer",
     "screen_for",
+    "screen_for_batch",
     "test_pattern",
 ]

@@ -12,6 +12,7 @@ redraw "the current screen" after a display comes back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shoe.cards import Card, FaroError
@@ -36,7 +37,14 @@ from shoe.events import (
 
 from .glyphs import SUIT_LETTERS, SUIT_SYMBOLS
 
-__all__ = ["WIDTH", "InvalidScreenError", "Screen", "screen_for", "test_pattern"]
+__all__ = [
+    "WIDTH",
+    "InvalidScreenError",
+    "Screen",
+    "screen_for",
+    "screen_for_batch",
+    "test_pattern",
+]
 
 WIDTH = 20
 
@@ -163,6 +171,56 @@ def screen_for(event: Event) -> Screen:
         case DeckVoided(exposed=exposed):
             return Screen("DEAL VOIDED", f"AFTER {exposed} CARDS")
     raise TypeError(f"not a deal event: {event!r}")  # pragma: no cover
+
+
+def _fit(*candidates: str) -> str:
+    """The first candidate that fits a line (the last one always does)."""
+    return next((c for c in candidates if len(c) <= WIDTH), candidates[-1])
+
+
+def _turn_line(event: Turn | LastTurn) -> str:
+    """A whole turn in one line: ``T24 LOSE 10♥ WIN K♠``, ``T13 SPLIT Q♣/Q♦``."""
+    loser, winner = event.loser.label, event.winner.label
+    if event.split:
+        return f"T{event.number} SPLIT {loser}/{winner}"
+    return f"T{event.number} LOSE {loser} WIN {winner}"
+
+
+def _call_line(event: CallWindow) -> str:
+    ranks = " ".join(r.code for r in event.ranks)
+    if event.pays is None:
+        return _fit(f"CALL {ranks} NO BET", f"CALL {ranks}")
+    odds = f"{event.pays[0]}:{event.pays[1]}"
+    kind = " CAT" if event.kind is CallKind.CAT_HOP else ""
+    return _fit(f"CALL {ranks}{kind} {odds}", f"{ranks}{kind} {odds}", f"CALL {ranks}")
+
+
+def _over_line(event: DeckFinished) -> str:
+    return f"DEAL OVER, {event.splits} SPLIT" + ("" if event.splits == 1 else "S")
+
+
+def screen_for_batch(events: Sequence[Event]) -> Screen:
+    """One screen for the events one deal action made, so none flashes past unseen.
+
+    The pairs a single card can cause share the screen: a turn and the call window after
+    it, the last card and the end of the deal. A correction shows what the corrected card
+    did, if it did anything. Otherwise the last event's screen.
+    """
+    if not events:
+        raise ValueError("no events to show")
+    *rest, last = events
+    before = rest[-1] if rest else None
+    match before, last:
+        case (Turn() | LastTurn()) as turn, CallWindow():
+            return Screen(_turn_line(turn), _call_line(last))
+        case (Turn() | LastTurn()) as turn, DeckFinished():
+            return Screen(_turn_line(turn), _over_line(last))
+        case Hock(card=card), DeckFinished():
+            return Screen(f"HOCK {card.label}", _over_line(last))
+        case Pocket(cards=cards), DeckFinished():
+            labels = " ".join(c.label for c in cards)
+            return Screen(_fit(f"POCKET {labels}", f"PKT {labels}"), _over_line(last))
+    return screen_for(last)
 
 
 def test_pattern() -> list[Screen]:

@@ -24,13 +24,14 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from shoe.events import Event
 
 from .encoding import DisplayModel
-from .layout import Screen
+from .layout import Screen, screen_for_batch
 from .models import PortURLError, model_named
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,6 +141,17 @@ class DisplayWriter:
                 self._pending.popleft()
                 self._dropped += 1
             self._cond.notify_all()
+
+    def announce(self, events: Sequence[Event]) -> None:
+        """Show what one deal action made: a screen display gets one screen for the batch
+        (:func:`~.layout.screen_for_batch`), the ``$PFARO`` log one sentence per event."""
+        if not events:
+            return
+        if self.model.keeps_log:
+            for event in events:
+                self.show(event)
+        else:
+            self.show(screen_for_batch(events))
 
     @property
     def status(self) -> WriterStatus:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from hardware.display.layout import WIDTH, InvalidScreenError, Screen, screen_for
+from hardware.display.layout import (
+    WIDTH,
+    InvalidScreenError,
+    Screen,
+    screen_for,
+    screen_for_batch,
+)
 from hardware.display.layout import test_pattern as make_test_pattern
 from shoe.cards import Card, Rank
 from shoe.deal import Deal
@@ -96,3 +102,33 @@ def test_the_test_pattern_shows_every_printable_character_and_every_suit() -> No
     text = "".join(s.top + s.bottom for s in make_test_pattern())
     assert set(map(chr, range(0x20, 0x7F))) <= set(text)
     assert {"♠", "♥", "♦", "♣"} <= set(text)
+
+
+def test_a_batch_keeps_turn_24_on_screen_with_the_call_window(
+        hand_checked_deal: list[Card]) -> None:
+    deal = Deal()
+    batches = [deal.expose(c) for c in hand_checked_deal]
+    turn_and_call = next(b for b in batches if any(isinstance(e, CallWindow) for e in b))
+    screen = screen_for_batch(turn_and_call)
+    assert screen.lines == ("T24 LOSE 9♠ WIN 10♠ ", "CALL J Q K 4:1      ")
+    assert screen_for_batch(batches[-1]).lines == ("HOCK K♣             ",
+                                                   "DEAL OVER, 4 SPLITS ")
+
+
+def test_a_batch_of_one_is_that_event_s_screen() -> None:
+    turn = Turn(3, card("2C"), card("2S"), split=True)
+    assert screen_for_batch([turn]) == screen_for(turn)
+    assert screen_for_batch([turn, DeckVoided(7)]) == screen_for(DeckVoided(7))
+
+
+def test_merged_lines_shorten_rather_than_overflow() -> None:
+    split = Turn(26, card("10H"), card("10S"), split=True)
+    call = CallWindow((Rank.TEN, Rank.TEN, Rank.QUEEN), CallKind.CAT_HOP, 3, (99, 99))
+    screen = screen_for_batch([split, call])
+    assert screen.lines == ("T26 SPLIT 10♥/10♠   ", "10 10 Q CAT 99:99   ")
+
+
+@given(events, events)
+def test_every_pair_of_events_makes_a_screen(first: Event, second: Event) -> None:
+    screen = screen_for_batch([first, second])
+    assert [len(line) for line in screen.lines] == [WIDTH, WIDTH]

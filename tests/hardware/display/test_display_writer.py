@@ -17,8 +17,8 @@ from hardware.display import cd5220, pfaro
 from hardware.display.layout import Screen
 from hardware.display.models import DisplayConfigError, model_named
 from hardware.display.writer import DisplayWriter, check_port_url, open_writer
-from shoe.cards import Card
-from shoe.events import Soda, Turn
+from shoe.cards import Card, Rank
+from shoe.events import CallKind, CallWindow, Soda, Turn
 
 from .conftest import Pty, point
 
@@ -268,3 +268,16 @@ def test_an_unexpected_error_in_the_writer_thread_does_not_end_the_display() -> 
         assert writer.wait_idle(5)
         assert "a driver's surprise" in (writer.status.last_error or "")
         assert writer.status.written == 1
+
+
+def test_announce_draws_one_screen_per_batch_but_logs_every_sentence() -> None:
+    batch = [turn(24), CallWindow((Rank.JACK, Rank.QUEEN, Rank.KING), CallKind.PLAIN, 6, (4, 1))]
+    with DisplayWriter("loop://", CD5220, **FAST) as screens:
+        screens.announce(batch)
+        assert screens.wait_idle(5) and screens.status.written == 1
+    with DisplayWriter("loop://", PFARO, **FAST) as log:
+        log.announce(batch)
+        assert log.wait_idle(5)
+        port = log.port
+        assert port is not None
+        assert port.read(port.in_waiting) == b"".join(pfaro.encode(e) for e in batch)
