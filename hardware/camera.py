@@ -26,7 +26,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from hardware.errors import CameraConfigError, CameraUnavailableError, UnknownDriverError
+from hardware.errors import (
+    CameraConfigError,
+    CameraUnavailableError,
+    HardwareConfigError,
+    UnknownDriverError,
+)
 
 __all__ = [
     "Camera",
@@ -227,7 +232,11 @@ class ReconnectingCamera(Camera):
                 return None
             try:
                 self._inner = self._opener()
-            except CameraUnavailableError as error:
+            except HardwareConfigError:
+                raise  # a setting to fix, not a device to wait for
+            except Exception as error:  # a driver's own exception must not end the service
+                if not isinstance(error, CameraUnavailableError):
+                    log.exception("%s: unexpected failure opening the camera", self.name)
                 self._lose(error)
                 return None
         try:

@@ -367,3 +367,22 @@ def test_hardware_modules_import_no_device_library_until_a_device_is_built() -> 
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_drivers_own_failure_on_reopen_is_a_loss_but_a_bad_setting_is_raised() -> None:
+    time = FakeTime()
+    statuses: list[CameraStatus] = []
+
+    def broken() -> Camera:
+        raise OSError("VIDIOC_STREAMON: No space left on device")
+
+    camera = ReconnectingCamera(broken, on_status=lambda s, m: statuses.append(s),
+                                sleep=time.sleep, clock=time.clock)
+    assert camera.read() is None
+    assert statuses == [CameraStatus.LOST]
+
+    def misconfigured() -> Camera:
+        raise CameraConfigError("camera.deck_dir: not a folder")
+
+    with pytest.raises(CameraConfigError):
+        ReconnectingCamera(misconfigured).read()
