@@ -255,9 +255,13 @@ class DisplayWriter:
         import serial
 
         try:
+            # exclusive: a second program on the same display (display-test while the
+            # service runs) gets a clear "could not exclusively lock" instead of garbage.
+            local = self.url.startswith("/")
             port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0,
-                                         write_timeout=self._write_timeout)
-            device = os.stat(self.url).st_rdev if self.url.startswith("/") else None
+                                         write_timeout=self._write_timeout,
+                                         **({"exclusive": True} if local else {}))
+            device = os.stat(self.url).st_rdev if local else None
         except (OSError, serial.SerialException, ValueError) as exc:
             self._failed(f"cannot open {self.url}: {exc}")
             return False

@@ -281,3 +281,13 @@ def test_announce_draws_one_screen_per_batch_but_logs_every_sentence() -> None:
         port = log.port
         assert port is not None
         assert port.read(port.in_waiting) == b"".join(pfaro.encode(e) for e in batch)
+
+
+def test_a_second_writer_on_the_same_port_is_refused_with_a_clear_error(
+        make_pty: Callable[[], Pty]) -> None:
+    pty = make_pty()
+    with DisplayWriter(pty.path, CD5220, **FAST) as first:
+        assert first.wait_connected(5)
+        with DisplayWriter(pty.path, CD5220, **FAST) as second:
+            assert not second.wait_connected(0.3)
+            assert "exclusively lock" in (second.status.last_error or "")
