@@ -48,10 +48,10 @@ class ImageFolderCamera(Camera):
     def check(folder: Path) -> list[Path]:
         """The folder's images in order; CameraConfigError if there are none."""
         if not folder.is_dir():
-            raise CameraConfigError(f"camera.source: no folder at {str(folder)!r}")
+            raise CameraConfigError(f"camera.path: no folder at {str(folder)!r}")
         paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not paths:
-            raise CameraConfigError(f"camera.source: no images in {str(folder)!r}")
+            raise CameraConfigError(f"camera.path: no images in {str(folder)!r}")
         return paths
 
     def _grab(self) -> tuple[np.ndarray, float] | None:
