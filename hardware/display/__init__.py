@@ -16,7 +16,7 @@ Build one from the config::
 """
 
 from .encoding import DisplayModel
-from .layout import InvalidScreenError, Screen, screen_for, screen_for_batch, test_pattern
+from .layout import InvalidScreenError, Screen, pattern_screens, screen_for, screen_for_batch
 from .models import MODELS, DisplayConfigError, PortURLError, UnknownDisplayModelError, model_named
 from .pfaro import BadChecksumError, InvalidSentenceError
 from .writer import DisplayWriter, WriterStatus, check_port_url, open_writer
@@ -36,7 +36,7 @@ __all__ = [
     "check_port_url",
     "model_named",
     "open_writer",
+    "pattern_screens",
     "screen_for",
     "screen_for_batch",
-    "test_pattern",
 ]

@@ -41,9 +41,9 @@ __all__ = [
     "WIDTH",
     "InvalidScreenError",
     "Screen",
+    "pattern_screens",
     "screen_for",
     "screen_for_batch",
-    "test_pattern",
 ]
 
 WIDTH = 20
@@ -223,7 +223,7 @@ def screen_for_batch(events: Sequence[Event]) -> Screen:
     return screen_for(last)
 
 
-def test_pattern() -> list[Screen]:
+def pattern_screens() -> list[Screen]:
     """Screens for a freshly wired display: every printable character, the suits, both lines."""
     ascii_chars = "".join(chr(c) for c in range(0x20, 0x7F))
     chunks = [ascii_chars[i : i + 2 * WIDTH] for i in range(0, len(ascii_chars), 2 * WIDTH)]

@@ -105,14 +105,14 @@ def read_events(name: str) -> list[Event]:
 
 def sample_items() -> list[Event | Screen]:
     """The test pattern, then a short sample deal."""
-    from hardware.display.layout import test_pattern
+    from hardware.display.layout import pattern_screens
     from shoe.cards import Card, Rank
     from shoe.events import CallKind, CallWindow, CardFlagged, DeckStarted, FlagReason, Soda, Turn
     from shoe.settings import Variant
 
     card = Card.parse
     return [
-        *test_pattern(),
+        *pattern_screens(),
         DeckStarted(Variant.FARO),
         Soda(card("5D")),
         Turn(1, card("10H"), card("KS"), split=False),

@@ -9,10 +9,10 @@ from hardware.display.layout import (
     WIDTH,
     InvalidScreenError,
     Screen,
+    pattern_screens,
     screen_for,
     screen_for_batch,
 )
-from hardware.display.layout import test_pattern as make_test_pattern
 from shoe.cards import Card, Rank
 from shoe.deal import Deal
 from shoe.events import (
@@ -99,7 +99,7 @@ def test_letters_replace_the_suits() -> None:
 
 
 def test_the_test_pattern_shows_every_printable_character_and_every_suit() -> None:
-    text = "".join(s.top + s.bottom for s in make_test_pattern())
+    text = "".join(s.top + s.bottom for s in pattern_screens())
     assert set(map(chr, range(0x20, 0x7F))) <= set(text)
     assert {"♠", "♥", "♦", "♣"} <= set(text)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hardware.display import cd5220, pfaro, serlcd
-from hardware.display.layout import test_pattern as make_test_pattern
+from hardware.display.layout import pattern_screens
 from shoe.cli import main
 from shoe.deal import Deal
 from shoe.events import dumps, loads
@@ -55,7 +55,7 @@ def test_without_events_it_sends_the_test_pattern_then_a_sample_deal(
         make_pty: Callable[[], Pty], capsys: pytest.CaptureFixture[str]) -> None:
     pty = make_pty()
     assert main(["display-test", "--model", "serlcd", "--port", pty.path, "--delay", "0"]) == 0
-    first = serlcd.render(make_test_pattern()[0])
+    first = serlcd.render(pattern_screens()[0])
     got = pty.read_until(lambda got: b"CHECK CARD 23" in got)
     assert got.startswith(b"".join(serlcd.startup()) + first)
     assert "TURN 2         SPLIT" in capsys.readouterr().out
