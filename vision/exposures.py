@@ -29,7 +29,15 @@ from typing import TypeVar
 import numpy as np
 
 from shoe.cards import Rank, Suit
-from vision.motion import MotionDetector, MotionSettings, Phase, RestEnded, RestStarted, Window
+from vision.motion import (
+    MotionDetector,
+    MotionSettings,
+    Phase,
+    Rest,
+    RestStarted,
+    Window,
+    iter_rests,
+)
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
 
 __all__ = [
@@ -127,18 +135,25 @@ class TrackerStats:
 
 @dataclass(slots=True)
 class _Pending:
-    """A rest that may be a new card: its readings so far and the decision about it."""
+    """One card in view: its readings so far."""
 
     t_rest: float
-    disturbed_at: float | None
-    vision_new: bool
-    beam: BeamCheck | None = None  # None: not decided yet (waiting for a late beam)
-    is_exposure: bool | None = None
-    closed: bool = False
+    beam: BeamCheck | None = None
     unseen_before: int = 0  # cards the beam saw leave that never rested in view before it
+    closed: bool = False  # no more readings wanted
     readings: list[Reading] = field(default_factory=list)
     frames: list[int] = field(default_factory=list)
     last_read: int = -1
+
+
+@dataclass(slots=True)
+class _Undecided:
+    """A rest after a disturbance, in a rig with a beam, while its beam may still come."""
+
+    since: float
+    disturbed_at: float
+    vision_new: bool
+    tentative: _Pending  # readings taken meanwhile: of the new card, or more of the old one
 
 
 class ExposureTracker:
@@ -172,7 +187,8 @@ class ExposureTracker:
         self.exposures = 0
         self._index = -1
         self._t = 0.0
-        self._pending: _Pending | None = None
+        self._current: _Pending | None = None  # the card in view, until it is emitted
+        self._undecided: _Undecided | None = None
         self._rest_t = 0.0  # when the rest in view began
         self._beams: deque[float] = deque()
         self._seen_rest = False
@@ -194,29 +210,21 @@ class ExposureTracker:
         event = self.detector.update(t, frame)
         self.stats.motion_seconds += time.perf_counter() - start
         out: list[ExposureResult] = []
-        if isinstance(event, RestEnded):
-            self._end_rest(out)
-        elif isinstance(event, RestStarted):
-            self._start_rest(event, out)
-        pending = self._pending
-        if (
-            pending is not None
-            and not pending.closed
-            and pending.is_exposure is not False
-            and self.detector.phase is Phase.RESTING
-            and self.detector.is_still
-        ):
-            self._maybe_read(pending, frame)
-        self._settle(out)
+        if isinstance(event, RestStarted):
+            self._rest_started(event, out)
+        if self.detector.phase is Phase.RESTING and self.detector.is_still:
+            target = self._undecided.tentative if self._undecided else self._current
+            if target is not None and not target.closed:
+                self._maybe_read(target, frame)
+        self._settle(out, self._t)
         return out
 
     def finish(self) -> list[ExposureResult]:
         """The frames ended: settle what is still open, and any beam with no card after it."""
         out: list[ExposureResult] = []
-        if self._pending is not None:
-            self._decide(self._pending, final=True)
-            self._pending.closed = True
-        self._settle(out, final=True)
+        if self._undecided is not None:
+            self._decide(self._undecided.since + self.beam_tolerance, out)
+        self._emit_current(out)
         while self._beams:
             self._beams.popleft()
             out.append(self._unseen())
@@ -224,82 +232,94 @@ class ExposureTracker:
 
     # -- inside -------------------------------------------------------------------------
 
-    def _start_rest(self, event: RestStarted, out: list[ExposureResult]) -> None:
-        pending = _Pending(event.t, event.disturbed_at, event.new_card)
-        self._rest_t = event.t
+    def _rest_started(self, event: RestStarted, out: list[ExposureResult]) -> None:
+        if self._undecided is not None:
+            # A beam for the earlier rest came before this disturbance began.
+            assert event.disturbed_at is not None
+            limit = min(self._undecided.since + self.beam_tolerance, event.disturbed_at)
+            self._decide(limit, out)
+        self._rest_t = event.since
         if not self._seen_rest:
             self._seen_rest = True
-            pending.vision_new = True
             # The first card is in the box before any beam: nothing for the beam to confirm.
-            pending.beam = BeamCheck.AGREED if self.has_beam else BeamCheck.NO_BEAM
-            pending.is_exposure = True
-            self._emit_stale_beams(event.t - self.beam_tolerance, out)
-        elif self.has_beam:
-            assert event.disturbed_at is not None
-            self._emit_stale_beams(event.disturbed_at - self.beam_tolerance, out)
+            self._emit_beams_before(event.since - self.beam_tolerance, out)
+            check = BeamCheck.AGREED if self.has_beam else BeamCheck.NO_BEAM
+            self._current = _Pending(event.since, check)
+        elif not self.has_beam:
+            if event.new_card:
+                self._replace(_Pending(event.since, BeamCheck.NO_BEAM), out)
+            # else: a hand or a flicker; the card in view goes on being read if need be
         else:
-            pending.beam = BeamCheck.NO_BEAM
-            pending.is_exposure = event.new_card
-        self._pending = pending
+            assert event.disturbed_at is not None
+            self._emit_beams_before(event.disturbed_at - self.beam_tolerance, out)
+            self._undecided = _Undecided(
+                event.since, event.disturbed_at, event.new_card, _Pending(event.since)
+            )
 
-    def _end_rest(self, out: list[ExposureResult]) -> None:
-        pending = self._pending
-        if pending is None:
-            return
-        pending.closed = True
-        self._decide(pending, final=False)
+    def _settle(self, out: list[ExposureResult], now: float) -> None:
+        undecided = self._undecided
+        if undecided is not None and now >= undecided.since + self.beam_tolerance:
+            self._decide(undecided.since + self.beam_tolerance, out)
+        elif undecided is not None and self._beams and self._beams[0] <= now:
+            self._decide(now, out)  # its beam is here: no need to wait
+        current = self._current
+        if current is not None and current.closed and current.beam is not None:
+            self._emit_current(out)
+        if self.has_beam and self._undecided is None and self.detector.phase is Phase.RESTING:
+            # A beam long after the card came to rest, with nothing moving: the card in view
+            # is not the one that left. Say so now rather than at the next disturbance.
+            late = self._rest_t + self.beam_tolerance
+            while self._beams and late < self._beams[0] < now - self.beam_tolerance:
+                self._beams.popleft()
+                self._emit_current(out)
+                out.append(self._unseen())
 
-    def _decide(self, pending: _Pending, *, final: bool) -> None:
-        """Match beams to this rest once the tolerance has passed (or at once if final)."""
-        if pending.is_exposure is not None:
-            return
-        limit = pending.t_rest + self.beam_tolerance
-        if not final and self._t < limit and self.detector.phase is Phase.RESTING:
-            return
+    def _decide(self, limit: float, out: list[ExposureResult]) -> None:
+        """Settle the undecided rest with the beams up to ``limit``."""
+        undecided = self._undecided
+        assert undecided is not None
+        self._undecided = None
         matched = 0
         while self._beams and self._beams[0] <= limit:
             self._beams.popleft()
             matched += 1
+        pending = undecided.tentative
         if matched:
-            pending.is_exposure, pending.beam = True, BeamCheck.AGREED
-            # Two cards left in one disturbance: the first never rested in view.
-            pending.unseen_before = matched - 1
-        elif pending.vision_new:
-            pending.is_exposure, pending.beam = True, BeamCheck.VISION_ONLY
+            pending.beam = BeamCheck.AGREED
+            pending.unseen_before = matched - 1  # two cards left: one never rested in view
+        elif undecided.vision_new:
+            pending.beam = BeamCheck.VISION_ONLY
         else:
-            pending.is_exposure = False  # a hand or a flicker: the same card lies there
-
-    def _settle(self, out: list[ExposureResult], *, final: bool = False) -> None:
-        pending = self._pending
-        if pending is not None:
-            self._decide(pending, final=final)
-            if pending.is_exposure is False:
-                self._pending = pending = None
-            elif pending.is_exposure and pending.closed:
-                self._emit(pending, out)
-                pending = None
-        if not self.has_beam or self.detector.phase is not Phase.RESTING:
+            # A hand or a flicker: the same card lies there, and these are more of its reads.
+            current = self._current
+            if current is not None and not current.closed:
+                current.readings.extend(pending.readings)
+                current.frames.extend(pending.frames)
+                current.last_read = max(current.last_read, pending.last_read)
+                self._close_if_settled(current)
             return
-        if pending is not None and pending.is_exposure is None:
-            return  # its beam may still come
-        # A beam long after the card came to rest, with nothing moving: the card in view
-        # is not the one that left. Say so now rather than at the next disturbance.
-        late = self._rest_t + self.beam_tolerance
-        while self._beams and late < self._beams[0] < self._t - self.beam_tolerance:
-            self._beams.popleft()
-            if pending is not None:
-                pending.closed = True
-                self._emit(pending, out)
-                pending = None
-            out.append(self._unseen())
+        self._replace(pending, out)
 
-    def _emit(self, pending: _Pending, out: list[ExposureResult]) -> None:
+    def _replace(self, pending: _Pending, out: list[ExposureResult]) -> None:
+        """A new card lies in view: the one before it is settled with what it has."""
+        self._emit_current(out)
+        self._current = pending
+        if pending.closed:
+            self._emit_current(out)
+
+    def _emit_current(self, out: list[ExposureResult]) -> None:
+        pending, self._current = self._current, None
+        if pending is None:
+            return
+        pending.closed = True
         for _ in range(pending.unseen_before):
             out.append(self._unseen())
         out.append(self._result(pending))
-        self._pending = None
 
-    def _emit_stale_beams(self, before: float, out: list[ExposureResult]) -> None:
+    def _emit_beams_before(self, before: float, out: list[ExposureResult]) -> None:
+        """Beams with no disturbance after them: cards that left while another lay still."""
+        if self._beams and self._beams[0] <= before:
+            self._emit_current(out)
         while self._beams and self._beams[0] <= before:
             self._beams.popleft()
             out.append(self._unseen())
@@ -315,6 +335,9 @@ class ExposureTracker:
         pending.readings.append(reading)
         pending.frames.append(self._index)
         pending.last_read = self._index
+        self._close_if_settled(pending)
+
+    def _close_if_settled(self, pending: _Pending) -> None:
         named = [(r.card, r.confidence) for r in pending.readings]
         card, _, sure_agree, sure_dissent = _tally(named)
         settled = card is not None and sure_agree >= self.min_agree and not sure_dissent
@@ -322,7 +345,6 @@ class ExposureTracker:
             pending.closed = True
 
     def _result(self, pending: _Pending) -> ExposureResult:
-        assert pending.beam is not None
         number, self.exposures = self.exposures, self.exposures + 1
         return ExposureResult(
             number,
@@ -331,7 +353,7 @@ class ExposureTracker:
             tuple(pending.readings),
             pending.t_rest,
             self._t,
-            pending.beam,
+            pending.beam or BeamCheck.NO_BEAM,
         )
 
     def _unseen(self) -> ExposureResult:
@@ -355,46 +377,6 @@ def track(
     for t in pending_beams:
         tracker.beam(t)
     yield from tracker.finish()
-
-
-@dataclass(frozen=True, slots=True)
-class Rest:
-    """One card at rest in a video: its frame span and a few of its still frames (copies)."""
-
-    number: int
-    start: int
-    end: int
-    t_start: float
-    t_end: float
-    frames: tuple[np.ndarray, ...]
-
-
-def iter_rests(
-    frames: Iterable[tuple[float, np.ndarray]],
-    *,
-    window: Window | None = None,
-    motion: MotionSettings | None = None,
-    keep: int = 5,
-) -> Iterator[Rest]:
-    """The cards of a video, one :class:`Rest` each, by the same motion rules as the tracker.
-
-    A rest that shows no new card (a hand hovering, a flicker) joins the card before it.
-    """
-    detector = MotionDetector(window, motion)
-    number, start, t_start = -1, 0, 0.0
-    kept: list[np.ndarray] = []
-    index, t = -1, 0.0
-    for index, (t, frame) in enumerate(frames):
-        event = detector.update(t, frame)
-        if isinstance(event, RestStarted) and event.new_card:
-            if number >= 0:
-                yield Rest(number, start, index - 1, t_start, t, tuple(kept))
-            number, start, t_start, kept = number + 1, index, t, []
-        resting = detector.phase is Phase.RESTING and detector.is_still
-        if number >= 0 and resting and len(kept) < keep:
-            kept.append(frame.copy())
-    if number >= 0:
-        yield Rest(number, start, index, t_start, t, tuple(kept))
 
 
 def _tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, int, int]:

@@ -22,6 +22,7 @@ is not counted.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -32,9 +33,11 @@ __all__ = [
     "MotionEvent",
     "MotionSettings",
     "Phase",
+    "Rest",
     "RestEnded",
     "RestStarted",
     "Window",
+    "iter_rests",
 ]
 
 
@@ -49,9 +52,11 @@ class Window:
 
     @classmethod
     def find(cls, frame: np.ndarray, *, inset: float = 0.06) -> Window | None:
-        """The bright card lying in the middle of a frame at rest, shrunk by ``inset``.
+        """The bright card lying in a frame at rest, shrunk by ``inset`` on each side.
 
-        None when no plausible card shows (too small, too large, or off centre).
+        The card is the largest bright region that does not touch the frame's border (the
+        box's dark frame surrounds it; a light table cloth does touch the border) and is
+        shaped like a portrait card. None when there is no such region.
         """
         height, width = frame.shape[:2]
         scale = 160 / max(height, width)
@@ -59,17 +64,18 @@ class Window:
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
         _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
-        if count < 2:
-            return None
-        best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        x, y, w, h, area = (int(v) for v in stats[best])
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         small_h, small_w = grey.shape
-        cx, cy = centroids[best]
-        if not 0.15 <= area / (small_h * small_w) <= 0.92:
+        best: tuple[int, int, int, int] | None = None
+        best_area = 0
+        for x, y, w, h, area in stats[1:count].tolist():
+            touches = x == 0 or y == 0 or x + w >= small_w or y + h >= small_h
+            shaped = 0.9 <= h / max(w, 1) <= 2.2 and area >= 0.5 * w * h
+            if not touches and shaped and area >= 0.08 * small_h * small_w and area > best_area:
+                best, best_area = (x, y, w, h), area
+        if best is None:
             return None
-        if abs(cx / small_w - 0.5) > 0.25 or abs(cy / small_h - 0.5) > 0.25:
-            return None
+        x, y, w, h = best
         dx, dy = w * inset, h * inset
         return cls(
             int((x + dx) / scale),
@@ -90,18 +96,21 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RestStarted:
-    """A rest began at frame ``index`` (time ``t``): ``still_frames`` frames showed no motion.
+    """A rest is known at frame ``index`` (time ``t``): ``still_frames`` frames showed no
+    motion. The window has looked like this since ``since`` (the frame before the first
+    still one), which is when the card came to rest.
 
     ``new_card`` is the motion's verdict: a new card lies in the window. ``sweep`` is the
     share of the window the disturbance before it changed at some moment, ``face_change``
-    the share that differs from the previous rest in the window's top third or its bottom
-    third, whichever is less (a new face changes both corner indices; a thumb lifting off
-    one side changes one); ``disturbed_at`` is when that
-    disturbance began (None for the first rest).
+    the share that differs from the previous rest in the window's top-left or bottom-right
+    corner, whichever is less (a new face changes both corner indices; a thumb lifting off
+    the card seldom covers both); ``disturbed_at`` is when that disturbance began (None for the
+    first rest).
     """
 
     index: int
     t: float
+    since: float
     new_card: bool
     sweep: float
     face_change: float
@@ -134,7 +143,7 @@ class MotionSettings:
     still_share: float = 0.006
     move_share: float = 0.02
     sweep_share: float = 0.35
-    face_share: float = 0.03
+    face_share: float = 0.08
     learn_window: bool = True
 
 
@@ -156,6 +165,8 @@ class MotionDetector:
         self._last_rest: np.ndarray | None = None  # the look of the previous rest
         self._swept: np.ndarray | None = None  # pixels changed during the disturbance
         self._still = 0
+        self._still_since = 0.0
+        self._prev_t = self._before_t = 0.0
         self._disturbed_at: float | None = None
         self._noise = 0.0
         self._scratch: np.ndarray | None = None
@@ -168,6 +179,7 @@ class MotionDetector:
     def update(self, t: float, frame: np.ndarray) -> MotionEvent | None:
         """Take the next frame (BGR or grey); say whether a rest started or ended on it."""
         self._index += 1
+        self._before_t, self._prev_t = self._prev_t, t
         small = self._shrink(frame)
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
@@ -206,6 +218,8 @@ class MotionDetector:
         if self._swept is not None:
             np.logical_or(self._swept, changed, out=self._swept)
         self._still = self._still + 1 if self.is_still else 0
+        if self._still == 1:
+            self._still_since = self._before_t
         if self._still < s.still_frames:
             return None
         if self._learn:
@@ -214,8 +228,7 @@ class MotionDetector:
             if window is not None:
                 self.window = window
                 small = self._prev = self._shrink(frame)
-        swept = self._swept
-        sweep = float(np.count_nonzero(swept)) / swept.size if swept is not None else 1.0
+        sweep = _sweep(self._swept) if self._swept is not None else 1.0
         if self._last_rest is not None and self._last_rest.shape == small.shape:
             face_change = _face_change(self._changed(small, self._last_rest))
             new_card = sweep >= s.sweep_share or face_change >= s.face_share
@@ -225,7 +238,9 @@ class MotionDetector:
         self._ref = small.copy()
         self._swept = None
         self.drift = 0.0
-        event = RestStarted(self._index, t, new_card, sweep, face_change, self._disturbed_at)
+        event = RestStarted(
+            self._index, t, self._still_since, new_card, sweep, face_change, self._disturbed_at
+        )
         self._disturbed_at = None
         return event
 
@@ -241,7 +256,9 @@ class MotionDetector:
         out = small.astype(np.float32)
         # Gain-free: a flicker scales every pixel alike. The median is the card's white,
         # which a change of face leaves alone (the mean would move with the pips).
-        out *= 1.0 / max(float(np.median(out)), 1.0)
+        flat = out.reshape(-1)
+        k = flat.size * 9 // 10
+        out *= 1.0 / max(float(np.partition(flat, k)[k]), 1.0)
         return out
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -258,9 +275,66 @@ class MotionDetector:
         self._noise += 0.05 * (step - self._noise)
 
 
-def _face_change(changed: np.ndarray) -> float:
-    """The share changed in the top third or the bottom third, whichever is less."""
-    third = changed.shape[0] // 3
-    top = np.count_nonzero(changed[:third]) / changed[:third].size
-    bottom = np.count_nonzero(changed[-third:]) / changed[-third:].size
+@dataclass(frozen=True, slots=True)
+class Rest:
+    """One card at rest in a video: its frame span and a few of its still frames (copies)."""
+
+    number: int
+    start: int
+    end: int
+    t_start: float
+    t_end: float
+    frames: tuple[np.ndarray, ...]
+
+
+def iter_rests(
+    frames: Iterable[tuple[float, np.ndarray]],
+    *,
+    window: Window | None = None,
+    motion: MotionSettings | None = None,
+    keep: int = 5,
+) -> Iterator[Rest]:
+    """The cards of a video, one :class:`Rest` each, by the same motion rules as the tracker.
+
+    A rest that shows no new card (a hand hovering, a flicker) joins the card before it.
+    """
+    detector = MotionDetector(window, motion)
+    number, start, t_start = -1, 0, 0.0
+    kept: list[np.ndarray] = []
+    index, t = -1, 0.0
+    for index, (t, frame) in enumerate(frames):
+        event = detector.update(t, frame)
+        if isinstance(event, RestStarted) and event.new_card:
+            if number >= 0:
+                yield Rest(number, start, index - 1, t_start, t, tuple(kept))
+            number, start, t_start, kept = number + 1, index, t, []
+        resting = detector.phase is Phase.RESTING and detector.is_still
+        if number >= 0 and resting and len(kept) < keep:
+            kept.append(frame.copy())
+    if number >= 0:
+        yield Rest(number, start, index, t_start, t, tuple(kept))
+
+
+def _sweep(swept: np.ndarray) -> float:
+    """The share swept in the top quarter or the bottom quarter, whichever is less.
+
+    A card sliding out crosses the window from top to bottom; a thumb or a hand coming in
+    from one side seldom reaches across both.
+    """
+    rows = max(1, swept.shape[0] // 4)
+    top = np.count_nonzero(swept[:rows]) / swept[:rows].size
+    bottom = np.count_nonzero(swept[-rows:]) / swept[-rows:].size
     return float(min(top, bottom))
+
+
+def _face_change(changed: np.ndarray) -> float:
+    """The share changed in the top-left or the bottom-right corner, whichever is less.
+
+    Those corners hold the indices of a card lying either way up: a new face changes both,
+    while a thumb or a hand lifting off the card seldom covers both at once.
+    """
+    rows, cols = changed.shape
+    h, w = max(1, rows // 4), max(1, cols * 3 // 10)
+    top_left = np.count_nonzero(changed[:h, :w]) / (h * w)
+    bottom_right = np.count_nonzero(changed[-h:, -w:]) / (h * w)
+    return float(min(top_left, bottom_right))
