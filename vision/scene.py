@@ -277,7 +277,7 @@ class Scene:
         # Table cloth, its colour with a fine weave; dull metal, brushed along the box.
         # (cv2 arithmetic on 3-channel float32: numpy broadcasting is several times slower.)
         cloth = _planes(10 * self._texture(0.8, 0.8)) + np.array(p.cloth_bgr, np.float32)
-        shine = 18 * self._texture(0.3, 12.0)
+        shine = 7 * self._texture(0.6, 20.0)
         if p.reflection > 0:
             along = window[1] + p.reflection_pos * (window[3] - window[1])
             streak = self._polygon_mask((outer[0], along - 4, outer[2], along + 4))

@@ -240,7 +240,9 @@ class SimulatedShoe:
         """Where the thumb presses card ``i``, in mm from the card's centre."""
         r = np.random.default_rng(i * 7919 + 13)
         w_mm = _width_mm(self.faces[i])
-        return np.array([-0.2 * w_mm + r.uniform(-6, 6), r.uniform(-20, 20)])
+        # On the half away from the slot, so that it pushes the card towards it.
+        return np.array([-self._slot_sign() * (0.2 * w_mm + r.uniform(-6, 6)),
+                         r.uniform(-20, 20)])
 
     def _off_frame(self, at_mm: np.ndarray) -> np.ndarray:
         sign = 1 if self.params.slot_side == "right" else -1
