@@ -28,6 +28,7 @@ __all__ = [
     "DealTiming",
     "SceneParams",
     "SimulatedShoe",
+    "StillCamera",
     "Thumb",
     "VideoWriteError",
     "render_frame",
@@ -203,7 +204,7 @@ class SimulatedShoe:
         self._thumb = self.scene.thumb_sprite()
         w, h = params.frame_size
         self._noise = [_noise_pair(self._rng, params.noise_sigma * 0.7, (h, w, 3))
-                       for _ in range(6)]
+                       for _ in range(4)]
         box_or_window = cv2.bitwise_or(self.scene.window, cv2.bitwise_not(
             cv2.bitwise_or(self.scene.cover, self.scene.window)))
         self._slide_visible = box_or_window
@@ -375,7 +376,8 @@ def _noise_pair(rng: np.random.Generator, sigma: float, shape: tuple[int, ...]
     """Gaussian noise split into what it adds and what it takes away, as uint8 (two
     saturating OpenCV calls apply it, much faster than signed arithmetic), with spare rows
     so that one field gives many different frames."""
-    noise = rng.normal(0, sigma, (shape[0] + _NOISE_SPARE_ROWS, *shape[1:]))
+    noise = rng.standard_normal((shape[0] + _NOISE_SPARE_ROWS, *shape[1:]), dtype=np.float32)
+    noise *= np.float32(sigma)
     return (np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8))
 
 
@@ -418,30 +420,65 @@ def _paste_moving(frame: np.ndarray, card: _Exposure, shift: np.ndarray, blur: i
 
 # --- single frames and videos ---------------------------------------------------------------
 
+class StillCamera:
+    """Stills of many faces under one session's camera, box and light.
+
+    Builds the scene once (the slow part), so each :meth:`shoot` costs a warp, a composite
+    and the sensor. The first of ``faces`` sets the card's size in pixels (other faces are
+    resized to it); the lips are capped so that no corner index of any of them is hidden.
+    """
+
+    def __init__(self, params: SceneParams, rng: np.random.Generator,
+                 faces: Sequence[np.ndarray]) -> None:
+        if not faces:
+            raise ValueError("StillCamera needs at least one face to size the card")
+        margin = min(index_margin(f) for f in faces[:: max(1, len(faces) // 8)])
+        self.params = _lips_capped(params, max(0.0, margin * _width_mm(faces[0]) - 0.4))
+        self.card_size = (faces[0].shape[1], faces[0].shape[0])
+        self.rng = rng
+        self.scene = Scene(self.params, self.card_size, rng)
+        self._thumb = self.scene.thumb_sprite()
+        # Drawing fresh noise costs more than the rest of a still: draw a few fields once
+        # and read each still's from a random row.
+        w, h = self.params.frame_size
+        self._noise = [_noise_pair(rng, self.params.noise_sigma * 0.7, (h, w, 3))
+                       for _ in range(3)]
+
+    def shoot(self, face: np.ndarray, *, upside_down: bool | None = None,
+              thumb: Thumb | None = None, offset_px: float = 0.0) -> np.ndarray:
+        """One still of ``face`` in the box (BGR uint8). ``upside_down`` defaults to the
+        params'; ``offset_px`` moves the card that far in a random direction; ``thumb``
+        puts the dealer's thumb on it."""
+        params, scene, rng = self.params, self.scene, self.rng
+        if (face.shape[1], face.shape[0]) != self.card_size:
+            face = cv2.resize(face, self.card_size, interpolation=cv2.INTER_AREA)
+        if params.upside_down if upside_down is None else upside_down:
+            face = np.ascontiguousarray(face[::-1, ::-1])
+        angle = rng.uniform(0, 2 * math.pi)
+        offset = (offset_px * math.cos(angle), offset_px * math.sin(angle))
+        layer = scene.card_layer(face, offset)
+        layer = Layer(_defocus(layer.colour, params.blur_sigma), layer.alpha, layer.origin)
+        frame = scene.composite(scene.base, layer, scene.window)
+        frame = _defocus(frame, params.blur_sigma * 0.5)
+        if thumb is not None:
+            at = np.array([(thumb.x - 0.5) * _width_mm(face), (thumb.y - 0.5) * 88.9])
+            _draw_sprite(frame, self._thumb, scene.mm_to_frame(at[None, :])[0])
+        frame = _add_noise(frame, self._noise[int(rng.integers(3))],
+                           int(rng.integers(_NOISE_SPARE_ROWS)))
+        frame = _jpeg(frame, params.jpeg_quality)
+        return _add_noise(frame, self._noise[int(rng.integers(3))],
+                          int(rng.integers(_NOISE_SPARE_ROWS)))
+
+
 def render_frame(face: np.ndarray, params: SceneParams, rng: np.random.Generator, *,
                  thumb: Thumb | None = None, offset_px: float = 0.0) -> np.ndarray:
     """One still of ``face`` lying in the box (BGR uint8, ``params.frame_size``).
 
     ``offset_px`` moves the card that far in a random direction; ``thumb`` puts the
-    dealer's thumb on it. Slower than a :class:`SimulatedShoe` frame (it builds the scene).
+    dealer's thumb on it. It builds the scene each time: for many stills under one
+    session's conditions use :class:`StillCamera`.
     """
-    margin_mm = index_margin(face) * _width_mm(face)
-    params = _lips_capped(params, max(0.0, margin_mm - 0.4))
-    scene = Scene(params, (face.shape[1], face.shape[0]), rng)
-    angle = rng.uniform(0, 2 * math.pi)
-    offset = (offset_px * math.cos(angle), offset_px * math.sin(angle))
-    if params.upside_down:
-        face = np.ascontiguousarray(face[::-1, ::-1])
-    layer = scene.card_layer(face, offset)
-    layer = Layer(_defocus(layer.colour, params.blur_sigma), layer.alpha, layer.origin)
-    frame = scene.composite(scene.base, layer, scene.window)
-    frame = _defocus(frame, params.blur_sigma * 0.5)
-    if thumb is not None:
-        at = np.array([(thumb.x - 0.5) * _width_mm(face), (thumb.y - 0.5) * 88.9])
-        _draw_sprite(frame, scene.thumb_sprite(), scene.mm_to_frame(at[None, :])[0])
-    frame = _add_noise(frame, _noise_pair(rng, params.noise_sigma * 0.7, frame.shape))
-    frame = _jpeg(frame, params.jpeg_quality)
-    return _add_noise(frame, _noise_pair(rng, params.noise_sigma * 0.7, frame.shape))
+    return StillCamera(params, rng, [face]).shoot(face, thumb=thumb, offset_px=offset_px)
 
 
 def simulate_deal(faces: Sequence[np.ndarray], rng: np.random.Generator, fps: float = 30.0,

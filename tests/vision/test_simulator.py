@@ -17,6 +17,7 @@ from vision.simulator import (
     DealScript,
     DealTiming,
     SimulatedShoe,
+    StillCamera,
     Thumb,
     VideoWriteError,
     render_frame,
@@ -253,3 +254,19 @@ def test_write_video_rejects_an_unwritable_path_and_no_frames(tmp_path: Path) ->
         write_video(tmp_path / "missing" / "x.avi", [frame], 30)
     with pytest.raises(VideoWriteError, match="no frames"):
         write_video(tmp_path / "x.avi", [], 30)
+
+
+def test_still_camera_shoots_many_faces_under_one_scene(deck_faces: Faces) -> None:
+    faces = deck_faces("anglo", 350, alpha=True)
+    params = SceneParams.random(np.random.default_rng(20), "hard")
+    cards = [Card.parse(c) for c in ("AS", "KH", "10D")]
+    shots = [StillCamera(params, np.random.default_rng(21), list(faces.values())).shoot(
+        faces[c], upside_down=False) for c in cards[:1]]
+    camera = StillCamera(params, np.random.default_rng(21), list(faces.values()))
+    again = [camera.shoot(faces[c], upside_down=False) for c in cards]
+    assert np.array_equal(shots[0], again[0])  # seeded: the same stills again
+    assert all(s.shape == (480, 640, 3) for s in again)
+    assert _mean_abs_diff(again[0], again[1]) > 5
+    # A face of another size is fitted to the camera's card.
+    odd = cv2.resize(faces[cards[1]], (200, 300))
+    assert camera.shoot(odd).shape == (480, 640, 3)
