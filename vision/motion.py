@@ -1,16 +1,17 @@
 """Change and rest detection in the box's window, cheap enough to run on every camera frame.
 
-Each frame is cut to the window, turned grey, shrunk to a few thousand pixels and divided by
-its median (so a flickering lamp or a camera's gain step is not motion). Two numbers come out
-of it: ``motion``, the share of pixels unlike the previous frame, and ``drift``, the share
-unlike the reference of the rest in progress (slow creeping motion adds up there).
+Each frame is cut to the window, turned grey and shrunk to a few thousand pixels. Frames are
+compared after undoing the overall gain between them (the median ratio), so a flickering
+lamp or a camera's gain step is not motion. Two numbers come out: ``motion``, the share of
+pixels unlike the previous frame, and ``drift``, the share unlike the reference of the rest
+in progress (slow creeping motion adds up there).
 
 A **rest** starts after ``still_frames`` frames in a row with no motion, and ends at the
 first disturbed frame. Each new rest is compared with the last one: it shows a **new card**
-when the disturbance swept a large part of the window (the dealer's thumb slid the top card
-out; this is what counts two cards of the same look) or when the face in the window changed.
-A hand that hovers, a flicker or a thumb that lifts off the resting card does neither, so it
-is not counted.
+when the disturbance swept across both the top and the bottom of the window (the dealer's
+thumb slid the top card out; this is what counts two cards of the same look) or when the
+face changed at both index corners. A hand that hovers, a flicker or a thumb that lifts off
+the resting card does neither, so it is not counted.
 
 >>> detector = MotionDetector()
 >>> for t, frame in frames:                                  # doctest: +SKIP
@@ -62,17 +63,26 @@ class Window:
         scale = 160 / max(height, width)
         small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         small_h, small_w = grey.shape
+        low, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        levels = [low]
+        brighter = grey[grey > low]
+        if brighter.size:
+            # A light cloth is as bright as the card to one threshold: split the bright again.
+            levels.append(cv2.threshold(brighter, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
         best: tuple[int, int, int, int] | None = None
         best_area = 0
-        for x, y, w, h, area in stats[1:count].tolist():
-            touches = x == 0 or y == 0 or x + w >= small_w or y + h >= small_h
-            shaped = 0.9 <= h / max(w, 1) <= 2.2 and area >= 0.5 * w * h
-            if not touches and shaped and area >= 0.08 * small_h * small_w and area > best_area:
-                best, best_area = (x, y, w, h), area
+        for level in levels:
+            mask = cv2.morphologyEx(
+                (grey > level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+            )
+            count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+            for x, y, w, h, area in stats[1:count].tolist():
+                touches = x == 0 or y == 0 or x + w >= small_w or y + h >= small_h
+                shaped = 0.9 <= h / max(w, 1) <= 2.2 and area >= 0.35 * w * h
+                big = area >= 0.08 * small_h * small_w
+                if not touches and shaped and big and area > best_area:
+                    best, best_area = (x, y, w, h), area
         if best is None:
             return None
         x, y, w, h = best
@@ -130,7 +140,7 @@ MotionEvent = RestStarted | RestEnded
 
 @dataclass(frozen=True, slots=True)
 class MotionSettings:
-    """The detector's thresholds. Shares are of the window's pixels, levels of its mean.
+    """The detector's thresholds. Shares are of the window's pixels, levels of its white.
 
     ``pixel_level``: a pixel changed when it moved by this share of the mean brightness (or
     by ``noise_factor`` times the measured noise, if that is more).
@@ -254,19 +264,27 @@ class MotionDetector:
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         out = small.astype(np.float32)
-        # Gain-free: a flicker scales every pixel alike. The median is the card's white,
-        # which a change of face leaves alone (the mean would move with the pips).
-        flat = out.reshape(-1)
-        k = flat.size * 9 // 10
-        out *= 1.0 / max(float(np.partition(flat, k)[k]), 1.0)
+        out += 1.0  # never zero: frames are compared by ratio
         return out
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Where ``a`` differs from ``b`` once the light's overall gain between them is undone.
+
+        A flicker or the camera's auto-gain scales every pixel alike; a thumb or a glare
+        spot changes only some, so the median ratio is the gain.
+        """
         if self._scratch is None or self._scratch.shape != a.shape:
             self._scratch = np.empty_like(a)
-        cv2.absdiff(a, b, dst=self._scratch)
-        level = max(self.settings.pixel_level, self.settings.noise_factor * self._noise)
-        return self._scratch > level
+        scratch = self._scratch
+        np.divide(a, b, out=scratch)
+        gain = float(np.median(scratch))
+        flat = b.reshape(-1)
+        k = flat.size * 9 // 10
+        white = float(np.partition(flat, k)[k]) * gain
+        np.multiply(b, gain, out=scratch)
+        cv2.absdiff(a, scratch, dst=scratch)
+        level = max(self.settings.pixel_level * white, self.settings.noise_factor * self._noise)
+        return scratch > level
 
     def _track_noise(self) -> None:
         assert self._scratch is not None
