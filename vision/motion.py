@@ -94,6 +94,16 @@ class Window:
             max(8, int((h - 2 * dy) / scale)),
         )
 
+    @classmethod
+    def around(cls, corners: Iterable[tuple[float, float]], *, inset: float = 0.06) -> Window:
+        """The window inside a card's outline (e.g. a deck profile's), shrunk by ``inset``."""
+        points = np.asarray(list(corners), dtype=np.float32).reshape(-1, 2)
+        x0, y0 = points.min(axis=0)
+        x1, y1 = points.max(axis=0)
+        dx, dy = (x1 - x0) * inset, (y1 - y0) * inset
+        return cls(int(x0 + dx), int(y0 + dy), max(8, int(x1 - x0 - 2 * dx)),
+                   max(8, int(y1 - y0 - 2 * dy)))
+
     def clip(self, frame: np.ndarray) -> np.ndarray:
         """The window's part of ``frame`` (a view, no copy)."""
         return frame[self.y : self.y + self.h, self.x : self.x + self.w]

@@ -30,6 +30,7 @@ __all__ = [
     "DealRecord",
     "OfflineDeal",
     "load_beams",
+    "load_reader_for",
     "open_video",
     "quiet_video_decoder",
     "read_video",
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     beams = load_beams(Path(args.beam)) if args.beam else None
     frames = open_video(Path(args.video))
-    reader, window = _load_reader(args.profile)
+    reader, window = load_reader_for(args.profile)
     tracker = ExposureTracker(reader, window=window, has_beam=beams is not None)
     printer = _Printer(args.json)
     printer.events(Deal(settings).events)
@@ -268,11 +269,18 @@ def load_beams(path: Path) -> tuple[float, ...]:
     return tuple(sorted(times))
 
 
-def _load_reader(profile: str | None) -> tuple[Reader, Window | None]:
-    """The reader for ``profile`` (zero-shot without one); a bad profile raises a FaroError."""
+def load_reader_for(profile: str | None) -> tuple[Reader, Window | None]:
+    """The reader for ``profile`` (zero-shot without one) and the window the profile learned.
+
+    A profile that cannot be used raises a FaroError (exit status 2).
+    """
+    from vision.motion import Window
+    from vision.profile import ProfileReader
     from vision.reader import load_reader
 
-    return load_reader(profile), None
+    reader = load_reader(profile)
+    quad = reader.profile.window if isinstance(reader, ProfileReader) else None
+    return reader, Window.around(quad.corners) if quad is not None else None
 
 
 class _Printer:

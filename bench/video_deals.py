@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Whole deals from video: every card read right or flagged, in every deal?
+
+    .venv/bin/python bench/video_deals.py             # 8 deals of 52 cards
+    .venv/bin/python bench/video_deals.py --quick     # 4 deals of 16 cards
+
+Each deal is a seeded shuffle of a dev or a held-out deck, dealt by the camera-in-box
+simulator (RIG.md's conditions, "normal" and "hard" sessions) by a fast or a slow dealer,
+with or without the slot's break-beam, and written to an MJPG video. The video then goes
+through `faro-shoe read`'s own code (open_video, the tracker, the offline deal) with the
+zero-shot reader, and each exposure is matched to the simulator's ground truth by time:
+
+- right / flagged / wrong: the card recorded for the exposure (null counts as flagged);
+- missed: a card dealt that no exposure matched; doubled: one matched by two or more.
+
+Change detection and the whole pipeline (decoding, motion, reads, deal) are timed per frame
+on one core (cv2.setNumThreads(1)); peak memory is the ru_maxrss of one `faro-shoe read`
+subprocess on the first deal. Figures are of this machine under whatever else runs on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from shoe.cards import Card, shuffled_deck
+from shoe.commands.read import (
+    DealRecord,
+    load_reader_for,
+    open_video,
+    quiet_video_decoder,
+    read_video,
+)
+from shoe.settings import Settings
+from vision.corpus import DEV_DECKS, HELD_OUT_DECKS, render_deck
+from vision.exposures import ExposureTracker
+from vision.simulator import CardTruth, DealTiming, SimulatedShoe, write_video
+
+FPS = 30.0
+FAST = DealTiming.fast()
+#: A slow table: rests of one to three seconds and now and then a pause for bets.
+SLOW = DealTiming(rest_s=(1.0, 3.0), long_pause_p=0.04, long_pause_s=(5.0, 15.0))
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    number: int
+    deck: str
+    held_out: bool
+    fast: bool
+    beam: bool
+    difficulty: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    plan: Plan
+    cards: int
+    right: int
+    flagged: int
+    wrong: int
+    missed: int
+    doubled: int
+    frames: int
+    motion_ms: float
+    pipeline_ms: float
+    reads_per_card: float
+    wrong_detail: tuple[str, ...]
+
+
+def plans(count: int, seed: int) -> list[Plan]:
+    """Dev and held-out decks in turn; every mix of dealer pace and beam."""
+    out = []
+    for i in range(count):
+        held_out = i % 2 == 1
+        decks = HELD_OUT_DECKS if held_out else DEV_DECKS
+        deck = decks[(seed + i // 2) % len(decks)]
+        fast, beam = [(True, False), (False, True), (True, True), (False, False)][i % 4]
+        difficulty = "hard" if i % 3 == 2 else "normal"
+        out.append(Plan(i, deck, held_out, fast, beam, difficulty, seed * 1000 + i))
+    return out
+
+
+def deal_video(plan: Plan, n_cards: int, folder: Path) -> tuple[Path, list[Card],
+                                                                tuple[CardTruth, ...]]:
+    faces = render_deck(plan.deck, 350, alpha=True)
+    cards = shuffled_deck(plan.seed)[:n_cards]
+    shoe = SimulatedShoe([faces[c] for c in cards], seed=plan.seed,
+                         timing=FAST if plan.fast else SLOW,
+                         difficulty=plan.difficulty)  # type: ignore[arg-type]
+    path = folder / f"deal{plan.number}.avi"
+    write_video(path, shoe.frames(FPS), FPS)
+    return path, cards, shoe.truth
+
+
+def score(plan: Plan, record: DealRecord, cards: list[Card], truth: tuple[CardTruth, ...],
+          frames: int, seconds: float) -> Outcome:
+    """Match each exposure to the card that showed when it came to rest, and count."""
+    matched: dict[int, int] = {}
+    right = flagged = wrong = 0
+    detail = []
+    for k, result in enumerate(record.results[: len(record.cards)]):
+        at = result.t_rest if result.t_rest is not None else result.t_done
+        index = max(c.index for c in truth if c.shown_at <= at)
+        matched[index] = matched.get(index, 0) + 1
+        recorded = record.cards[k]
+        if recorded is None:
+            flagged += 1
+        elif recorded == cards[index]:
+            right += 1
+        else:
+            wrong += 1
+            detail.append(f"exposure {k} at {at:.2f}s: {recorded.code} for {cards[index].code}")
+    stats = record.stats
+    assert stats is not None
+    return Outcome(
+        plan, len(cards), right, flagged, wrong,
+        missed=sum(1 for c in truth if c.index not in matched),
+        doubled=sum(1 for n in matched.values() if n > 1),
+        frames=stats.frames,
+        motion_ms=1000 * stats.motion_seconds / max(1, stats.frames),
+        pipeline_ms=1000 * seconds / max(1, frames),
+        reads_per_card=stats.reads / max(1, len(record.results)),
+        wrong_detail=tuple(detail),
+    )
+
+
+def run_deal(plan: Plan, n_cards: int, folder: Path, profile: str | None) -> tuple[Outcome, Path,
+                                                                                  Path | None]:
+    video, cards, truth = deal_video(plan, n_cards, folder)
+    beams = [c.leaves_at for c in truth if c.leaves_at is not None] if plan.beam else []
+    beam_file = None
+    if plan.beam:
+        beam_file = folder / f"deal{plan.number}.beam"
+        beam_file.write_text("".join(f"{t:.4f}\n" for t in beams), encoding="utf-8")
+    reader, window = load_reader_for(profile)
+    tracker = ExposureTracker(reader, window=window, has_beam=plan.beam)
+    start = time.perf_counter()
+    record = read_video(open_video(video), tracker, Settings(), beams)
+    seconds = time.perf_counter() - start
+    return score(plan, record, cards, truth, tracker.stats.frames, seconds), video, beam_file
+
+
+def peak_memory(video: Path, beam_file: Path | None, profile: str | None) -> tuple[float, int]:
+    """ru_maxrss (MB) and exit status of one `faro-shoe read --json` subprocess."""
+    command = [sys.executable, "-m", "shoe.cli", "read", str(video), "--json"]
+    if beam_file is not None:
+        command += ["--beam", str(beam_file)]
+    if profile:
+        command += ["--profile", profile]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    return usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def table(outcomes: list[Outcome]) -> str:
+    head = ("| deal | deck | dealer | beam | scene | cards | right | flagged | wrong | missed "
+            "| doubled | frames | change ms/frame | pipeline ms/frame | reads/card |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for o in outcomes:
+        p = o.plan
+        deck = f"{p.deck} (held out)" if p.held_out else p.deck
+        lines.append(
+            f"| {p.number} | {deck} | {'fast' if p.fast else 'slow'} | {'yes' if p.beam else 'no'}"
+            f" | {p.difficulty} | {o.cards} | {o.right} | {o.flagged} | {o.wrong} | {o.missed}"
+            f" | {o.doubled} | {o.frames} | {o.motion_ms:.2f} | {o.pipeline_ms:.2f}"
+            f" | {o.reads_per_card:.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="4 deals of 16 cards")
+    parser.add_argument("--deals", type=int, help="how many deals (default 8, quick 4)")
+    parser.add_argument("--cards", type=int, help="cards per deal (default 52, quick 16)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="a deck profile for every deal (default: zero-shot)")
+    parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
+    args = parser.parse_args()
+    deals = args.deals or (4 if args.quick else 8)
+    n_cards = args.cards or (16 if args.quick else 52)
+    quiet_video_decoder()
+    cv2.setNumThreads(1)
+    outcomes: list[Outcome] = []
+    first: tuple[Path, Path | None] | None = None
+    with tempfile.TemporaryDirectory(prefix="faro-video-deals-") as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for plan in plans(deals, args.seed):
+            outcome, video, beam_file = run_deal(plan, n_cards, folder, args.profile)
+            outcomes.append(outcome)
+            first = first or (video, beam_file)
+            print(f"deal {plan.number}: {outcome.right} right, {outcome.flagged} flagged, "
+                  f"{outcome.wrong} wrong, {outcome.missed} missed, {outcome.doubled} doubled",
+                  file=sys.stderr, flush=True)
+        assert first is not None
+        rss_mb, status = peak_memory(*first, args.profile)
+    print(table(outcomes))
+    total = {k: sum(getattr(o, k) for o in outcomes)
+             for k in ("cards", "right", "flagged", "wrong", "missed", "doubled")}
+    print()
+    print(f"**All deals**: {total['cards']} cards: {total['right']} right, "
+          f"{total['flagged']} flagged, {total['wrong']} wrong; {total['missed']} missed and "
+          f"{total['doubled']} doubled exposures.")
+    motion = np.mean([o.motion_ms for o in outcomes])
+    pipeline = np.mean([o.pipeline_ms for o in outcomes])
+    print(f"Change detection {motion:.2f} ms/frame, whole pipeline {pipeline:.2f} ms/frame "
+          f"(one core, 640×480; this machine, shared).")
+    print(f"Peak memory of `faro-shoe read` on deal 0: {rss_mb:.0f} MB (exit status {status}).")
+    for o in outcomes:
+        for line in o.wrong_detail:
+            print(f"- deal {o.plan.number} ({o.plan.deck}): {line}")
+    return 0 if total["wrong"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
