@@ -194,7 +194,7 @@ def test_load_deck_dir_rejects_unreadable_and_duplicate_cards(tmp_path: Path,
 
 def _corner_ink(face: np.ndarray) -> float:
     h, w = face.shape[:2]
-    corner = face[int(0.03 * h): int(0.25 * h), int(0.04 * w): int(0.16 * w)]
+    corner = face[int(0.03 * h): int(0.22 * h), int(0.04 * w): int(0.13 * w)]
     return float((corner.min(axis=2) < 160).mean())
 
 
@@ -212,3 +212,19 @@ def test_paint_out_indices_removes_the_indices_and_keeps_the_pips(deck_faces: Fa
         middle = np.s_[int(0.3 * h): int(0.7 * h), int(0.3 * w): int(0.7 * w)]
         assert np.array_equal(painted[middle], before[middle]), code
         assert painted.shape == before.shape
+
+
+@pytest.mark.parametrize("deck", ["anglo_modern", "bellot", "berlin", "tigullio"])
+def test_paint_out_deck_clears_every_corner_even_where_a_court_picture_touches(
+        deck: str, deck_faces: Faces) -> None:
+    faces = deck_faces(deck, 200, alpha=True)
+    painted = corpus.paint_out_deck(faces)
+    assert set(painted) == set(FULL_DECK)
+    for card in FULL_DECK:
+        before, after = corpus.on_white(faces[card]), corpus.on_white(painted[card])
+        assert _corner_ink(before) > 0.15, card
+        assert _corner_ink(after) < 0.02 and _corner_ink(np.rot90(after, 2)) < 0.02, card
+        h, w = after.shape[:2]
+        # The pips (and the court picture) further in are untouched.
+        middle = np.s_[int(0.25 * h): int(0.75 * h), int(0.2 * w): int(0.8 * w)]
+        assert np.array_equal(after[middle], before[middle]), card
