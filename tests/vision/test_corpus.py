@@ -43,6 +43,9 @@ def test_split_is_disjoint_and_covers_standard_and_foreign_decks() -> None:
     assert sum(d.index_style == "standard" for d in held) >= 3
     assert any(d.index_style == "foreign" for d in held)
     assert sum(installed[n].index_style == "standard" for n in DEV_DECKS) >= 10
+    assert set(corpus.PIP_ONLY_DECKS) <= set(installed)
+    assert {d.name for d in installed.values() if d.four_colour} == {
+        "anglo_modern_4_color", "neoclassical_4_color", "atlasnye_skat"}
 
 
 def test_list_decks_holds_only_french_suited_decks_unless_asked() -> None:
