@@ -63,7 +63,7 @@ class BeamCheck(enum.Enum):
     NO_BEAM = "no_beam"  # the rig has none: the motion alone decided
     AGREED = "agreed"  # both saw the new card (or it is the first card, which no beam sees)
     VISION_ONLY = "vision_only"  # the motion saw a new card that the beam did not report
-    BEAM_ONLY = "beam_only"  # the beam saw a card leave, but no new card came to rest in view
+    BEAM_ONLY = "beam_only"  # the beam saw a card leave, but no new card came into view
 
     @property
     def is_disagreement(self) -> bool:
@@ -95,7 +95,7 @@ class ExposureResult:
     def problem(self) -> str | None:
         """Why this exposure needs the operator, in words; None when it does not."""
         if self.beam is BeamCheck.BEAM_ONLY:
-            return "the break-beam saw a card leave but no new card came to rest in view"
+            return "the break-beam saw a card leave but the camera saw no new card come"
         if self.beam is BeamCheck.VISION_ONLY:
             return "the camera saw a new card that the break-beam did not report"
         if self.reading.card is None:
@@ -285,7 +285,8 @@ class ExposureTracker:
             matched += 1
         pending = undecided.tentative
         if matched:
-            pending.beam = BeamCheck.AGREED
+            # The beam decides that a card came; the motion that it can be seen.
+            pending.beam = BeamCheck.AGREED if undecided.vision_new else BeamCheck.BEAM_ONLY
             pending.unseen_before = matched - 1  # two cards left: one never rested in view
         elif undecided.vision_new:
             pending.beam = BeamCheck.VISION_ONLY

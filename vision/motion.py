@@ -55,9 +55,9 @@ class Window:
     def find(cls, frame: np.ndarray, *, inset: float = 0.06) -> Window | None:
         """The bright card lying in a frame at rest, shrunk by ``inset`` on each side.
 
-        The card is the largest bright region that does not touch the frame's border (the
-        box's dark frame surrounds it; a light table cloth does touch the border) and is
-        shaped like a portrait card. None when there is no such region.
+        The card is the largest bright region shaped like a portrait card that touches at
+        most one side of the frame (the box's dark frame surrounds it; a light table cloth
+        touches several). None when there is no such region.
         """
         height, width = frame.shape[:2]
         scale = 160 / max(height, width)
@@ -71,18 +71,22 @@ class Window:
             # A light cloth is as bright as the card to one threshold: split the bright again.
             levels.append(cv2.threshold(brighter, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0])
         best: tuple[int, int, int, int] | None = None
-        best_area = 0
+        best_area = 0.0
         for level in levels:
-            mask = cv2.morphologyEx(
-                (grey > level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
-            )
-            count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-            for x, y, w, h, area in stats[1:count].tolist():
-                touches = x == 0 or y == 0 or x + w >= small_w or y + h >= small_h
-                shaped = 0.9 <= h / max(w, 1) <= 2.2 and area >= 0.35 * w * h
-                big = area >= 0.08 * small_h * small_w
-                if not touches and shaped and big and area > best_area:
-                    best, best_area = (x, y, w, h), area
+            bright = (grey > level).astype(np.uint8)
+            for mask in _card_masks(bright):
+                contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+                for contour in contours:
+                    x, y, w, h = cv2.boundingRect(contour)
+                    # The hull, not the region: a court card's picture or a big pip leaves
+                    # only a ring or a notched white region, whose hull is still the card.
+                    area = cv2.contourArea(cv2.convexHull(contour))
+                    sides = (x == 0) + (y == 0) + (x + w >= small_w) + (y + h >= small_h)
+                    shaped = 0.9 <= h / max(w, 1) <= 2.2 and area >= 0.6 * w * h
+                    big = area >= 0.08 * small_h * small_w
+                    # A cloth surrounds the box; a card may run off one side of the frame.
+                    if sides <= 1 and shaped and big and area > best_area:
+                        best, best_area = (x, y, w, h), area
         if best is None:
             return None
         x, y, w, h = best
@@ -243,9 +247,11 @@ class MotionDetector:
         if self._still < s.still_frames:
             return None
         if self._learn:
-            self._learn = False
+            # Learned from a rest, where the card lies still and whole; tried again at each
+            # rest until it is found (a hand may have been over the first one).
             window = Window.find(frame)
             if window is not None:
+                self._learn = False
                 self.window = window
                 small = self._prev = self._shrink(frame)
         sweep = _sweep(self._swept) if self._swept is not None else 1.0
@@ -341,6 +347,17 @@ def iter_rests(
             kept.append(frame.copy())
     if number >= 0:
         yield Rest(number, start, index, t_start, t, tuple(kept))
+
+
+def _card_masks(bright: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bright mask cleaned two ways: specks removed; and holes filled, then thin bridges
+    (a reflection on the box's frame joining the card to the cloth) cut."""
+    specks = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    filled = bright.copy()
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    bridges = cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    return specks, bridges
 
 
 def _sweep(swept: np.ndarray) -> float:
