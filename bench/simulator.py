@@ -25,6 +25,9 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=52)
     parser.add_argument("--difficulty", default="normal", choices=["easy", "normal", "hard"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--prefetch", action="store_true",
+                        help="build the next card's layers on a second thread, as the live "
+                             "source does (default: everything on one core)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
@@ -59,7 +62,8 @@ def main() -> None:
     rng.shuffle(order)
     t0 = time.perf_counter()
     shoe = SimulatedShoe([faces[c] for c in order[: args.cards]], seed=args.seed,
-                         timing=DealTiming.fast(), difficulty=args.difficulty)
+                         timing=DealTiming.fast(), difficulty=args.difficulty,
+                         prefetch=args.prefetch)
     setup = time.perf_counter() - t0
     times: list[float] = []
     builds: list[float] = []

@@ -154,6 +154,7 @@ class Scene:
     cover: np.ndarray = field(init=False)  # uint8 mask: metal and lips in front of the card
     window: np.ndarray = field(init=False)  # uint8 mask: where a card in the box shows
     glare: np.ndarray = field(init=False)  # float32 HxW: the lamp's reflection on a card
+    shade: np.ndarray = field(init=False)  # float32 HxW: the lips' shadow on the card
     mm_per_face_px: float = field(init=False)
     _scale: float = field(init=False)
     _shift: tuple[float, float] = field(init=False)
@@ -291,6 +292,9 @@ class Scene:
         scene = cv2.add(scene, cv2.multiply(np.float32(26.0) - scene, wnd))
         self.base = _to_uint8(cv2.multiply(scene, self.light))
         self.cover = cv2.bitwise_and(box, cv2.bitwise_not(self.window))
+        # The lips stand a little above the card and shade a millimetre of it.
+        inside = cv2.distanceTransform(self.window, cv2.DIST_L2, 3)
+        self.shade = (1 - 0.3 * np.exp(-inside / (0.8 * self.px_per_mm))).astype(np.float32)
 
     def _texture(self, sigma_x: float, sigma_y: float) -> np.ndarray:
         """Unit noise blurred along x and y (float32 HxW), made at half size for speed."""
@@ -320,7 +324,8 @@ class Scene:
         warped = cv2.warpPerspective(bgra, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
         alpha = warped[:, :, 3].astype(np.float32) / 255.0
-        colour = warped[:, :, :3].astype(np.float32) * self.light[y0:y1, x0:x1]
+        light = self.light[y0:y1, x0:x1] * self.shade[y0:y1, x0:x1, None]
+        colour = warped[:, :, :3].astype(np.float32) * light
         # Glare is the lamp mirrored in the glossy card: fixed in the frame, on the card only.
         colour += self.glare[y0:y1, x0:x1, None]
         return Layer(_to_uint8(colour), alpha, (int(x0), int(y0)))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -174,14 +175,15 @@ class SimulatedShoe:
     """Renders a planned deal frame by frame; fast enough to be a live camera.
 
     ``faces`` are the cards in deal order (BGR on white, or BGRA). Each card's layers are
-    rendered once, when it first shows (about 20 ms); a frame then costs a copy, the thumb,
-    the sensor's noise and, while something moves, a JPEG round trip.
+    rendered once (20–40 ms), on a worker thread while the card before it shows unless
+    ``prefetch`` is off; a frame then costs a copy, the thumb, the sensor's noise and,
+    while something moves, a JPEG round trip. ``close()`` stops the worker.
     """
 
     def __init__(self, faces: Sequence[np.ndarray], *, seed: int = 0,
                  params: SceneParams | None = None, timing: DealTiming | None = None,
                  difficulty: Difficulty = "normal", frame_size: tuple[int, int] = (640, 480),
-                 script: DealScript | None = None) -> None:
+                 script: DealScript | None = None, prefetch: bool = True) -> None:
         if not faces:
             raise ValueError("no faces to deal")
         rng = np.random.default_rng(seed)
@@ -199,6 +201,8 @@ class SimulatedShoe:
             raise ValueError("the script and the faces disagree on the number of cards")
         self._rng = np.random.default_rng(seed + 1)
         self._cache: dict[int, _Exposure] = {}
+        self._pending: dict[int, Future[_Exposure]] = {}
+        self._pool = ThreadPoolExecutor(1, "sim-layers") if prefetch else None
         #: How many cards' layers have been built so far (for benchmarks).
         self.layers_built = 0
         self._thumb = self.scene.thumb_sprite()
@@ -307,27 +311,46 @@ class SimulatedShoe:
     # -- drawing --------------------------------------------------------------------------
     def _exposure(self, i: int) -> _Exposure:
         if i not in self._cache:
-            truth = self.script.cards[i]
-            scene = self.scene
-            if truth.upside_down:
-                face = np.ascontiguousarray(self.faces[i][::-1, ::-1])
-            else:
-                face = self.faces[i]
-            layer = scene.card_layer(face, truth.offset_px)
-            layer = Layer(_defocus(layer.colour, self.params.blur_sigma), layer.alpha,
-                          layer.origin)
-            still = scene.composite(scene.base, layer, scene.window)
-            still = _defocus(still, self.params.blur_sigma * 0.5)
-            still = _add_noise(still, self._noise[i % len(self._noise)])
-            self._cache[i] = _Exposure(
-                _jpeg(still, self.params.jpeg_quality), layer.colour,
-                np.where(layer.alpha > 0.5, 255, 0).astype(np.uint8), layer.origin)
+            pending = self._pending.pop(i, None)
+            self._cache[i] = pending.result() if pending is not None else self._build(i)
             self.layers_built += 1
+        if i + 1 < len(self.faces):
+            self._prefetch(i + 1)
         return self._cache[i]
+
+    def _prefetch(self, i: int) -> None:
+        """Start building card ``i``'s layers on a worker thread (OpenCV releases the GIL,
+        so this uses another core). The build is deterministic, so frames stay seeded."""
+        if self._pool is not None and i not in self._cache and i not in self._pending:
+            self._pending[i] = self._pool.submit(self._build, i)
+
+    def _build(self, i: int) -> _Exposure:
+        truth = self.script.cards[i]
+        scene = self.scene
+        face = self.faces[i]
+        if (face.shape[1], face.shape[0]) != scene.card_size_px:
+            face = cv2.resize(face, scene.card_size_px, interpolation=cv2.INTER_AREA)
+        if truth.upside_down:
+            face = np.ascontiguousarray(face[::-1, ::-1])
+        layer = scene.card_layer(face, truth.offset_px)
+        layer = Layer(_defocus(layer.colour, self.params.blur_sigma), layer.alpha, layer.origin)
+        still = scene.composite(scene.base, layer, scene.window)
+        still = _defocus(still, self.params.blur_sigma * 0.5)
+        still = _add_noise(still, self._noise[i % len(self._noise)])
+        return _Exposure(_jpeg(still, self.params.jpeg_quality), layer.colour,
+                         np.where(layer.alpha > 0.5, 255, 0).astype(np.uint8), layer.origin)
 
     def _forget_before(self, i: int) -> None:
         for k in [k for k in self._cache if k < i - 1]:
             del self._cache[k]
+        for k in [k for k in self._pending if k < i - 1]:
+            self._pending.pop(k).cancel()
+
+    def close(self) -> None:
+        """Stop the worker thread that builds cards ahead."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def _draw_thumb(self, frame: np.ndarray, at_mm: np.ndarray) -> None:
         _draw_sprite(frame, self._thumb, self.scene.mm_to_frame(at_mm[None, :])[0])
