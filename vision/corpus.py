@@ -184,6 +184,8 @@ def _rsvg() -> str:
 
 
 def _theme_path(deck: str) -> Path:
+    if not deck or "/" in deck or deck.startswith("."):
+        raise UnknownDeckError(f"not a deck name: {deck!r}")
     if not THEME_DIR.is_dir():
         raise CorpusUnavailableError(
             f"no card themes in {THEME_DIR}: install the Debian package gnome-cards-data")
@@ -231,17 +233,20 @@ def render_deck(deck: str, height: int = 350, *, alpha: bool = False) -> dict[Ca
     if height < 16:
         raise ValueError(f"card height too small: {height}")
     paths = _cache_paths(deck, height)
-    if not all(p.is_file() for p in paths.values()):
-        _render_to_cache(deck, height, paths)
-    faces = {}
-    for card, path in paths.items():
-        bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-        if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
-            # A damaged cache file: render again rather than hand back garbage.
-            path.unlink(missing_ok=True)
-            return render_deck(deck, height, alpha=alpha)
-        faces[card] = bgra if alpha else on_white(bgra)
-    return faces
+    for attempt in range(2):
+        if attempt or not all(p.is_file() for p in paths.values()):
+            _render_to_cache(deck, height, paths)
+        faces: dict[Card, np.ndarray] = {}
+        for card, path in paths.items():
+            bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
+                break
+            faces[card] = bgra if alpha else on_white(bgra)
+        else:
+            return faces
+        # A damaged cache file: render again rather than hand back garbage.
+    raise CorpusUnavailableError(
+        f"cannot read back the rendered cards of {deck!r} from {cache_dir()}")
 
 
 def render_card(deck: str, card: Card, height: int = 350, *, alpha: bool = False) -> np.ndarray:

@@ -103,6 +103,8 @@ def test_cache_is_used_and_matches_a_fresh_render(tmp_path: Path,
 def test_unknown_deck_is_a_clear_error() -> None:
     with pytest.raises(UnknownDeckError, match="no deck named 'nosuch'"):
         render_deck("nosuch", 100)
+    with pytest.raises(UnknownDeckError, match="not a deck name"):
+        render_deck("../anglo", 100)
 
 
 def test_missing_rsvg_convert_names_the_debian_package(tmp_path: Path,
