@@ -51,3 +51,18 @@ def test_a_bad_beam_file_gets_one_line_and_status_2(
     assert status == EXIT_BAD_INPUT
     assert err.count("\n") == 1
     assert "beam.txt:3" in err and "'soon'" in err
+
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 not really a zip", b"\x00" * 100])
+def test_a_corrupt_profile_gets_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], simulated_deal_video: object,
+    content: bytes,
+) -> None:
+    profile = tmp_path / "deck.faro-profile"
+    profile.write_bytes(content)
+    video = str(simulated_deal_video.path)  # type: ignore[attr-defined]
+    status, out, err = run_read(capsys, video, "--profile", str(profile))
+    assert status == EXIT_BAD_INPUT
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("faro-shoe read: ")
+    assert "Traceback" not in err
