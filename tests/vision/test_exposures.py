@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from shoe.cards import Card, Rank, Suit
-from vision.exposures import UNSURE_CAP, vote
-from vision.reading import ACCEPT_THRESHOLD, Reading
+from shoe.commands.read import open_video
+from vision.exposures import UNSURE_CAP, BeamCheck, ExposureResult, ExposureTracker, track, vote
+from vision.reader import load_reader
+from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
 
 QH = Card.parse("QH")
 QS = Card.parse("QS")
@@ -70,3 +76,84 @@ def test_rank_is_kept_when_frames_disagree_on_the_suit() -> None:
     result = vote([sure(QH), sure(QS), sure(QH), sure(QS)])
     assert result.card is None
     assert result.rank is Rank.QUEEN
+
+
+# -- the tracker on a simulated deal video, with the real zero-shot reader ------------------
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return load_reader()
+
+
+def run_tracker(video: Any, reader: Reader, beams: list[float] | None) -> list[ExposureResult]:
+    tracker = ExposureTracker(reader, has_beam=beams is not None)
+    return list(track(open_video(video.path), tracker, beams or ()))
+
+
+def leaves(video: Any) -> list[float]:
+    return [c.leaves_at for c in video.truth if c.leaves_at is not None]
+
+
+def assert_never_wrong(results: list[ExposureResult], cards: tuple[Card, ...]) -> None:
+    for result, card in zip(results, cards, strict=True):
+        if result.is_sure:
+            assert result.reading.card == card, f"exposure {result.number} read wrong"
+
+
+def test_each_card_of_a_deal_is_read_once_even_twice_the_same_look(
+    simulated_deal_video: Any, reader: Reader
+) -> None:
+    results = run_tracker(simulated_deal_video, reader, None)
+    cards = simulated_deal_video.cards  # QD twice in a row: only the motion tells them apart
+    assert [r.number for r in results] == list(range(len(cards)))
+    assert all(r.beam is BeamCheck.NO_BEAM for r in results)
+    assert_never_wrong(results, cards)
+    assert sum(r.is_sure for r in results) >= len(cards) - 2
+    for result in results:
+        assert len(result.votes) >= 2 and len(result.frames) == len(result.votes)
+        assert result.t_rest is not None and result.t_rest <= result.t_done
+
+
+def test_with_the_beam_every_card_agrees(simulated_deal_video: Any, reader: Reader) -> None:
+    results = run_tracker(simulated_deal_video, reader, leaves(simulated_deal_video))
+    assert len(results) == len(simulated_deal_video.cards)
+    assert all(r.beam is BeamCheck.AGREED for r in results)
+    assert_never_wrong(results, simulated_deal_video.cards)
+
+
+def test_a_card_the_beam_missed_is_flagged_not_dropped(
+    simulated_deal_video: Any, reader: Reader
+) -> None:
+    beams = leaves(simulated_deal_video)
+    del beams[3]  # the beam did not see card 3 leave: card 4 came unannounced
+    results = run_tracker(simulated_deal_video, reader, beams)
+    assert len(results) == len(simulated_deal_video.cards)
+    assert [r.number for r in results if r.beam is not BeamCheck.AGREED] == [4]
+    assert results[4].beam is BeamCheck.VISION_ONLY
+    assert not results[4].is_sure and results[4].problem is not None
+
+
+def test_a_beam_while_nothing_moves_is_an_unread_flagged_exposure(
+    simulated_deal_video: Any, reader: Reader
+) -> None:
+    start, end = simulated_deal_video.truth[-1].rest  # the last card lies a whole second
+    assert end - start >= 0.95
+    beams = [*leaves(simulated_deal_video), start + 0.5]
+    results = run_tracker(simulated_deal_video, reader, beams)
+    flagged = [r for r in results if r.beam is BeamCheck.BEAM_ONLY]
+    assert len(results) == len(simulated_deal_video.cards) + 1
+    assert len(flagged) == 1 and not flagged[0].is_sure
+    assert flagged[0] is results[-1] and flagged[0].reading.card is None
+
+
+def test_two_beams_in_one_slide_give_an_unseen_card_before_the_next(
+    simulated_deal_video: Any, reader: Reader
+) -> None:
+    beams = leaves(simulated_deal_video)
+    beams.insert(2, beams[2] - 0.05)  # two cards left together: one never lay in view
+    results = run_tracker(simulated_deal_video, reader, beams)
+    assert len(results) == len(simulated_deal_video.cards) + 1
+    unseen = results[3]
+    assert unseen.beam is BeamCheck.BEAM_ONLY and unseen.reading.card is None
+    assert unseen.t_rest is None and not unseen.frames
+    assert_never_wrong(results[:3] + results[4:], simulated_deal_video.cards)
