@@ -1,0 +1,183 @@
+"""Training views for the index network: what locating and straightening a card in the box
+gives, under the rig's light and camera, and corner indices set in Debian's typefaces.
+
+Used only by tools/train_index_net.py (Pillow is needed for the typefaces, not by the
+firmware).
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from shoe.cards import Card, Rank, Suit
+from vision.locate import CARD_H, CARD_W
+from vision.reader import CORNER_H, CORNER_W
+
+_FONT_GLOBS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVu*.ttf",
+    "/usr/share/fonts/truetype/liberation/*.ttf",
+    "/usr/share/fonts/truetype/freefont/*.ttf",
+    "/usr/share/fonts/truetype/crosextra/*.ttf",
+    "/usr/share/fonts/opentype/urw-base35/[A-Z]*.otf",
+    "/usr/share/fonts/truetype/noto/NotoSans-*.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSerif-*.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSerifDisplay-*.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansMono-*.ttf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyre*.otf",
+)
+# Typefaces without Latin letters and digits drawn as such.
+_NOT_TEXT = ("D050000L", "StandardSymbols", "Symbols", "Emoji", "Math")
+_SUIT_TEXT = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+def fonts() -> tuple[list[str], list[str]]:
+    """(typefaces for the rank, typefaces that draw the four suit symbols)."""
+    files = sorted({f for g in _FONT_GLOBS for f in glob.glob(g)})
+    text = [f for f in files if not any(bad in Path(f).name for bad in _NOT_TEXT)]
+    symbols = [f for f in files
+               if any(k in Path(f).name for k in ("DejaVuSans", "FreeSerif", "FreeSans",
+                                                   "NotoSansSymbols2", "DejaVuSerif"))]
+    text = [f for f in text if _draws(f, "AKQJ1023456789O")]
+    symbols = [f for f in symbols if _draws(f, "".join(_SUIT_TEXT.values()))]
+    if len(text) < 10 or not symbols:
+        raise SystemExit("install the font packages named in tools/train_index_net.py")
+    return text, symbols
+
+
+def _draws(font: str, chars: str) -> bool:
+    """Whether a typeface has its own glyph for each character (not the missing-glyph box)."""
+    missing = _glyph("\ue000", font, 40)
+    return all(not np.array_equal(_glyph(c, font, 40), missing) for c in chars)
+
+
+def _ink(rng: np.random.Generator, red: bool) -> tuple[int, int, int]:
+    """A printing ink (BGR): reds from scarlet to crimson, blacks from black to navy."""
+    if red:
+        return (int(rng.integers(0, 70)), int(rng.integers(0, 60)), int(rng.integers(170, 240)))
+    v = int(rng.integers(0, 70))
+    return (v + int(rng.integers(0, 40)), v, v)
+
+
+def _glyph(text: str, font: str, size: int) -> np.ndarray:
+    """A tight mask (uint8) of text set in a typeface."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    face = ImageFont.truetype(font, size)
+    image = Image.new("L", (size * 3, size * 2), 0)
+    ImageDraw.Draw(image).text((size // 4, size // 4), text, font=face, fill=255)
+    mask = np.array(image)
+    ys, xs = np.nonzero(mask > 40)
+    if len(ys) == 0:
+        return np.zeros((1, 1), np.uint8)
+    return mask[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+
+
+def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
+                rng: np.random.Generator) -> np.ndarray:
+    """A corner of a made-up card: its rank in a random typeface, the suit below (BGR)."""
+    scale = 3
+    cw, ch = round(CORNER_W * CARD_W) * scale, round(CORNER_H * CARD_H) * scale
+    paper = np.array([rng.uniform(215, 255)] * 3) - rng.uniform(0, 25, 3) * [1, 0.5, 0]
+    out = np.empty((ch, cw, 3), np.float32)
+    out[:] = paper
+    ink = np.array(_ink(rng, card.is_red), np.float32)
+    rank_text = "10" if card.rank == Rank.TEN and rng.random() < 0.9 else card.rank.code
+    if card.rank == Rank.TEN and rank_text == "10" and rng.random() < 0.15:
+        rank_text = "1O"  # some decks draw the ten's nought as a letter-like O
+    rank_h = int(rng.uniform(0.075, 0.13) * CARD_H * scale)
+    mask = _glyph(rank_text, str(rng.choice(typefaces)), rank_h * 2)
+    squeeze = rng.uniform(0.55, 1.1) if len(rank_text) == 2 else rng.uniform(0.75, 1.2)
+    w = max(2, round(mask.shape[1] * rank_h / mask.shape[0] * squeeze))
+    rank_mask = cv2.resize(mask, (min(w, int(cw * 0.85)), rank_h), interpolation=cv2.INTER_AREA)
+    suit_h = int(rank_h * rng.uniform(0.5, 0.95))
+    sm = _glyph(_SUIT_TEXT[card.suit], str(rng.choice(symbol_faces)), suit_h * 2)
+    suit_mask = cv2.resize(sm, (max(2, round(sm.shape[1] * suit_h / sm.shape[0])), suit_h),
+                           interpolation=cv2.INTER_AREA)
+    x0 = int(rng.uniform(0.03, 0.11) * CARD_W * scale)
+    y0 = int(rng.uniform(0.02, 0.07) * CARD_H * scale)
+    centre = x0 + rank_mask.shape[1] / 2
+    y1 = y0 + rank_h + int(rng.uniform(0.0, 0.25) * rank_h)
+    x1 = int(max(0, centre - suit_mask.shape[1] / 2 + rng.uniform(-0.1, 0.1) * rank_h))
+    for m, (px, py) in ((rank_mask, (x0, y0)), (suit_mask, (x1, y1))):
+        h, w = m.shape
+        h, w = min(h, ch - py), min(w, cw - px)
+        if h <= 0 or w <= 0:
+            continue
+        a = m[:h, :w, None].astype(np.float32) / 255
+        out[py: py + h, px: px + w] = out[py: py + h, px: px + w] * (1 - a) + ink * a
+    if rng.random() < 0.3:  # a border line, as many decks print one
+        inset = int(rng.uniform(0.02, 0.05) * CARD_W * scale)
+        cv2.rectangle(out, (inset, inset), (cw * 2, ch * 2), ink.tolist(), scale)
+    small = cv2.resize(out, (cw // scale, ch // scale), interpolation=cv2.INTER_AREA)
+    return np.clip(small, 0, 255).astype(np.uint8)
+
+
+def straightened_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The card (BGRA face) as locate+straighten would hand it over: a slightly wrong
+    outline, lips shaving the long edges, the box showing where the outline overshoots."""
+    h, w = face.shape[:2]
+    pad = int(0.08 * h)
+    background = rng.uniform(15, 110, 3)
+    canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    canvas[:] = background
+    alpha = face[:, :, 3:4].astype(np.float32) / 255
+    canvas[pad:pad + h, pad:pad + w] = face[:, :, :3] * alpha + background * (1 - alpha)
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + pad
+    lip_left, lip_right = rng.uniform(0, 0.05, 2) * w * (rng.random() < 0.6)
+    corners[[0, 3], 0] += lip_left
+    corners[[1, 2], 0] -= lip_right
+    corners += rng.normal(0, 0.008 * h, corners.shape).astype(np.float32)
+    corners += rng.normal(0, 0.006 * h, 2).astype(np.float32)  # the whole outline shifted
+    target = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    # Seen smaller than straightened, sometimes: a card filling only 55% of the frame.
+    shrink = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
+    matrix = cv2.getPerspectiveTransform(corners, target * shrink)
+    view = cv2.warpPerspective(canvas, matrix, (round(CARD_W * shrink), round(CARD_H * shrink)),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    if shrink < 1.0:
+        view = cv2.resize(view, (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        view = view[::-1, ::-1]  # upside down: the same card to the reader
+    return np.clip(view, 0, 255).astype(np.uint8)
+
+
+def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The room's light and the camera: colour cast, gradient, glare, blur, noise, JPEG."""
+    out = image.astype(np.float32)
+    h, w = out.shape[:2]
+    out *= rng.uniform(0.75, 1.25, 3) * rng.uniform(0.35, 1.15)
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    slope = rng.uniform(-0.5, 0.5, 2)
+    out *= (1 + slope[0] * (gx / w - 0.5) + slope[1] * (gy / h - 0.5))[:, :, None]
+    if rng.random() < 0.25:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.05, 0.3) * w
+        glare = np.exp(-((gx - cx) ** 2 + (gy - cy) ** 2) / (2 * r * r))
+        out += (glare * rng.uniform(40, 200))[:, :, None]
+    sigma = rng.uniform(0, 1.3)
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out += rng.normal(0, rng.uniform(0, 9), out.shape).astype(np.float32)
+    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.8:
+        _, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+        out8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out8
+
+
+def negative_patch(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A corner-sized patch with no index in it: the card's middle, blank card, the box."""
+    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
+    kind = rng.random()
+    if kind < 0.6:
+        x = int(rng.integers(int(0.3 * CARD_W), CARD_W - cw + 1))
+        y = int(rng.integers(int(0.25 * CARD_H), CARD_H - ch - int(0.25 * CARD_H)))
+        return view[y: y + ch, x: x + cw]
+    patch = np.empty((ch, cw, 3), np.uint8)
+    patch[:] = rng.uniform(20, 250, 3).astype(np.uint8)
+    noise = rng.normal(0, rng.uniform(1, 25), patch.shape)
+    return np.clip(patch + noise, 0, 255).astype(np.uint8)

@@ -1,0 +1,233 @@
+"""Train the corner-index network that vision/reader.py runs through cv2.dnn.
+
+Reproducible: fixed seeds, data made here from the dev decks (never the held-out ones) and
+from the typefaces Debian ships, the result written to vision/data/index_net.{onnx,json}.
+
+Training needs PyTorch, Pillow and onnx in a separate environment (the firmware needs none
+of them), the Debian font packages below, and gnome-cards-data with librsvg2-bin:
+
+    apt-get install fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 \
+        fonts-noto-core fonts-crosextra-carlito fonts-texgyre
+    python3 -m venv /tmp/trainenv
+    /tmp/trainenv/bin/pip install torch==2.13.0 pillow onnx opencv-python-headless numpy
+    PYTHONPATH=. /tmp/trainenv/bin/python tools/train_index_net.py
+
+Three dev decks are kept out of training to fit the temperatures that make the network's
+probabilities honest on designs it has not seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shoe.cards import FULL_DECK, Card, Rank
+from tools.augment import (
+    font_corner,
+    fonts,
+    negative_patch,
+    photometric,
+    straightened_view,
+)
+from vision import corpus
+from vision.reader import (
+    PATCH_H,
+    PATCH_W,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    corner_patches,
+    normalise_patch,
+)
+
+#: Dev decks kept out of training to calibrate the confidence on unseen designs.
+CALIBRATION_DECKS = ("bellot", "orell", "dondorf")
+NO_RANK = len(RANK_CLASSES) - 1
+NO_SUIT = -100  # ignored by the loss
+
+
+def _labels(card: Card) -> tuple[int, int]:
+    return RANK_CLASSES.index(card.rank), SUIT_CLASSES.index(card.suit)
+
+
+def _usable(deck: str, card: Card) -> bool:
+    """Cards whose corner shows a standard index: all of a standard deck, the numerals
+    (2-10) of a foreign or partial one."""
+    style = corpus.deck_info(deck).index_style
+    return style == "standard" or Rank.TWO <= card.rank <= Rank.TEN
+
+
+def deck_samples(decks: list[str], per_card: int, rng: np.random.Generator,
+                 negatives_per_card: float = 0.25) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    xs, ranks, suits = [], [], []
+    for deck in decks:
+        faces = corpus.render_deck(deck, 300, alpha=True)
+        started = time.monotonic()
+        for card in FULL_DECK:
+            if not _usable(deck, card):
+                continue
+            r, s = _labels(card)
+            for _ in range(per_card):
+                view = photometric(straightened_view(faces[card], rng), rng)
+                for patch in corner_patches(view):
+                    xs.append(patch)
+                    ranks.append(r)
+                    suits.append(s)
+                if rng.random() < negatives_per_card:
+                    xs.append(normalise_patch(negative_patch(view, rng)))
+                    ranks.append(NO_RANK)
+                    suits.append(NO_SUIT)
+        print(f"  {deck}: {time.monotonic() - started:.0f}s", flush=True)
+    return np.array(xs, np.float16), np.array(ranks, np.int64), np.array(suits, np.int64)
+
+
+def font_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    typefaces, symbol_faces = fonts()
+    xs, ranks, suits = [], [], []
+    for _ in range(count):
+        card = FULL_DECK[int(rng.integers(52))]
+        patch = photometric(font_corner(card, typefaces, symbol_faces, rng), rng)
+        xs.append(normalise_patch(patch))
+        r, s = _labels(card)
+        ranks.append(r)
+        suits.append(s)
+    return np.array(xs, np.float16), np.array(ranks, np.int64), np.array(suits, np.int64)
+
+
+def build_model():  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    class IndexModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+
+            def block(cin: int, cout: int) -> nn.Sequential:
+                return nn.Sequential(
+                    nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                    nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                    nn.MaxPool2d(2))
+
+            self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 48))
+            flat = 48 * (PATCH_H // 8) * (PATCH_W // 8)
+            self.trunk = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(flat, 96),
+                                       nn.ReLU())
+            self.rank = nn.Linear(96, len(RANK_CLASSES))
+            self.suit = nn.Linear(96, len(SUIT_CLASSES))
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.trunk(self.features(x))
+            return self.rank(h), self.suit(h)
+
+    return IndexModel()
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature that minimises the negative log-likelihood of the true labels."""
+    keep = labels >= 0
+    logits, labels = logits[keep], labels[keep]
+    best_t, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.5), np.log(8.0), 60)):
+        z = logits / t
+        z = z - z.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        nll = float(-logp[np.arange(len(labels)), labels].mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    train_decks = [d for d in corpus.DEV_DECKS if d not in CALIBRATION_DECKS]
+    print("training decks:", ", ".join(train_decks), flush=True)
+    x1, r1, s1 = deck_samples(train_decks, args.per_card, rng)
+    x2, r2, s2 = font_samples(args.font_samples, rng)
+    x = torch.from_numpy(np.concatenate([x1, x2]))
+    ranks = torch.from_numpy(np.concatenate([r1, r2]))
+    suits = torch.from_numpy(np.concatenate([s1, s2]))
+    print(f"{len(x)} training patches ({len(x1)} from decks, {len(x2)} from fonts)", flush=True)
+    cx, cr, cs = deck_samples(list(CALIBRATION_DECKS), 6, rng)
+
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = args.epochs * (len(x) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    rank_loss = nn.CrossEntropyLoss(label_smoothing=0.02)
+    suit_loss = nn.CrossEntropyLoss(ignore_index=NO_SUIT, label_smoothing=0.02)
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(x))
+        started, total = time.monotonic(), 0.0
+        for i in range(len(x) // args.batch):
+            idx = order[i * args.batch:(i + 1) * args.batch]
+            xb = x[idx].float()
+            # Shift a pixel or two: where locating puts the corner is never exact.
+            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,)))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            rl, sl = model(xb)
+            loss = rank_loss(rl, ranks[idx]) + suit_loss(sl, suits[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss)
+        model.eval()
+        with torch.no_grad():
+            rl, sl = model(torch.from_numpy(cx).float())
+        rank_acc = float((rl.argmax(1).numpy() == cr).mean())
+        keep = cs >= 0
+        suit_acc = float((sl.argmax(1).numpy()[keep] == cs[keep]).mean())
+        print(f"epoch {epoch + 1}: loss {total / (len(x) // args.batch):.4f}, calibration decks "
+              f"rank {rank_acc:.4f} suit {suit_acc:.4f} ({time.monotonic() - started:.0f}s)",
+              flush=True)
+
+    rank_t = fit_temperature(rl.numpy(), cr)
+    suit_t = fit_temperature(sl.numpy(), cs)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
+    torch.onnx.export(model, (dummy,), str(out / "index_net.onnx"), input_names=["patch"],
+                      output_names=["rank", "suit"], opset_version=13, dynamo=False,
+                      dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}})
+    meta = {"version": 1, "patch_h": PATCH_H, "patch_w": PATCH_W,
+            "rank_temperature": rank_t, "suit_temperature": suit_t, "seed": args.seed,
+            "train_decks": train_decks, "calibration_decks": list(CALIBRATION_DECKS),
+            "calibration_rank_accuracy": rank_acc, "calibration_suit_accuracy": suit_acc}
+    (out / "index_net.json").write_text(json.dumps(meta, indent=1) + "\n")
+    net = cv2.dnn.readNetFromONNX(str(out / "index_net.onnx"))
+    net.setInput(cx[:4].astype(np.float32))
+    check = net.forward(["rank", "suit"])
+    with torch.no_grad():
+        ref = model(torch.from_numpy(cx[:4]).float())
+    diff = float(np.abs(check[0] - ref[0].numpy()).max())
+    print(f"temperatures rank {rank_t:.2f} suit {suit_t:.2f}; cv2.dnn agrees to {diff:.2e}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="vision/data")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--per-card", type=int, default=30)
+    parser.add_argument("--font-samples", type=int, default=30000)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--threads", type=int, default=2)
+    train(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

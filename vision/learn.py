@@ -1,0 +1,126 @@
+"""Learning a deck profile from one pass of the deck through the box in a known order.
+
+Each card of the pass comes with one or more frames (a still, or the resting frames of a
+video). The card is located in each frame, straightened and described; the descriptors of
+one card are averaged. Where no card can be located in a frame, the window found in the
+other frames is used, so a dark or borderless design still learns. The window itself is the
+median outline over the pass.
+
+>>> outcome = learn_profile(zip(order, ([f] for f in frames)))   # doctest: +SKIP
+>>> outcome.profile.save("mydeck.profile")                       # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shoe.cards import FULL_DECK, Card, FaroError
+from vision.locate import CardQuad, locate, quad_from_corners, straighten
+from vision.profile import DeckProfile, _unit, describe
+
+__all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
+
+#: Two cards of one deck this alike cannot be told apart by their descriptors.
+_TOO_ALIKE = 0.985
+
+
+class OrderError(FaroError, ValueError):
+    """A card order that does not fit the pass: duplicates, or a count that disagrees."""
+
+
+@dataclass(frozen=True, slots=True)
+class LearnProblem:
+    """A card the pass could not learn well, and why."""
+
+    card: Card
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.card.code}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class LearnOutcome:
+    profile: DeckProfile
+    problems: tuple[LearnProblem, ...]
+
+
+def learn_profile(
+    views: Iterable[tuple[Card, Sequence[np.ndarray]]],
+    *,
+    name: str = "",
+    on_card: Callable[[], None] | None = None,
+) -> LearnOutcome:
+    """A profile from (card, frames) pairs in pass order; ``on_card`` ticks a progress bar."""
+    located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]] = []
+    quads: list[np.ndarray] = []
+    seen: set[Card] = set()
+    for card, frames in views:
+        if card in seen:
+            raise OrderError(f"{card.code} appears twice in the order")
+        seen.add(card)
+        cards, unplaced = [], []
+        for frame in frames:
+            quad = locate(frame)
+            if quad is None:
+                unplaced.append(frame)
+            else:
+                quads.append(quad.array())
+                cards.append(straighten(frame, quad))
+        located.append((card, cards, unplaced))
+        if on_card is not None:
+            on_card()
+    window = quad_from_corners(np.median(np.stack(quads), axis=0)) if quads else None
+    return _build(located, window, name)
+
+
+def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
+           window: CardQuad | None, name: str) -> LearnOutcome:
+    whole = np.zeros((52, 0), np.float32)
+    corner = np.zeros((52, 0), np.float32)
+    learned = np.zeros(52, bool)
+    problems: list[LearnProblem] = []
+    index = {c: i for i, c in enumerate(FULL_DECK)}
+    for card, cards, unplaced in located:
+        if not cards and window is not None:
+            # The card itself would not stand out; the window where the others lay will do.
+            cards = [straighten(f, window) for f in unplaced]
+            if cards:
+                problems.append(LearnProblem(card, "card not found in its frames; learned "
+                                                   "from the window where the others lay"))
+        if not cards:
+            problems.append(LearnProblem(card, "no card found in its frames"))
+            continue
+        described = [describe(c) for c in cards]
+        w = np.mean([d[0] for d in described], axis=0)
+        k = np.mean([d[1] for d in described], axis=0)
+        if whole.shape[1] == 0:
+            whole = np.zeros((52, *w.shape), np.float32)
+            corner = np.zeros((52, *k.shape), np.float32)
+        whole[index[card]], corner[index[card]] = w, k
+        learned[index[card]] = True
+    if whole.shape[1] == 0:
+        raise OrderError("no card could be found in any frame: nothing to learn")
+    for card in FULL_DECK:
+        if not learned[index[card]] and not any(p.card == card for p in problems):
+            problems.append(LearnProblem(card, "not in the pass"))
+    profile = DeckProfile(name, window, whole, corner, learned)
+    problems.extend(_confusions(profile))
+    return LearnOutcome(profile, tuple(problems))
+
+
+def _confusions(profile: DeckProfile) -> list[LearnProblem]:
+    """Pairs of learned cards too alike to tell apart (read either way up)."""
+    problems = []
+    whole = _unit(profile.whole.reshape(52, -1))
+    corner = _unit(profile.corner.reshape(52, -1))
+    alike = 0.6 * whole @ whole.T + 0.4 * corner @ corner.T
+    np.fill_diagonal(alike, -1.0)
+    for i, j in zip(*np.nonzero(np.triu(alike > _TOO_ALIKE)), strict=True):
+        if profile.learned[i] and profile.learned[j]:
+            problems.append(LearnProblem(
+                FULL_DECK[i], f"looks like {FULL_DECK[j].code}: the reader will abstain on both"))
+    return problems

@@ -1,0 +1,214 @@
+"""Find the card in the box's window and straighten it.
+
+The card is the large bright, low-saturation region of the frame; the box's frame around it
+is dull metal and the table cloth further out. The lips of the box may shave the long edges,
+so nothing here needs all four corners: the outline is the convex hull of the bright region,
+reduced to the quadrilateral that best fits it.
+
+>>> quad = locate(frame)                      # doctest: +SKIP
+>>> card = straighten(frame, quad)            # CARD_H x CARD_W x 3, portrait
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["CARD_H", "CARD_W", "CardQuad", "locate", "quad_from_corners", "straighten"]
+
+#: The straightened card's size in pixels (a poker card is 63 x 88 mm).
+CARD_W = 180
+CARD_H = 252
+
+#: Work at a quarter of 640 x 480: enough to find a card that fills over half the height.
+_WORK_W = 160
+
+#: The card fills 55-90% of the frame height; allow some slack either side.
+_MIN_HEIGHT_FRACTION = 0.40
+_MAX_HEIGHT_FRACTION = 1.02
+#: A card is 0.716 wide for its height; the lips may hide a few percent of the width.
+_MIN_ASPECT = 0.52
+_MAX_ASPECT = 0.86
+#: How far (full-resolution pixels) the exact edge may lie from the rough outline.
+_SEARCH = 14
+_OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
+
+
+@dataclass(frozen=True, slots=True)
+class CardQuad:
+    """The card's outline in the frame: corners top-left, top-right, bottom-right,
+    bottom-left (portrait, as the camera sees it), in frame pixels."""
+
+    corners: tuple[tuple[float, float], ...]
+
+    def array(self) -> np.ndarray:
+        return np.array(self.corners, dtype=np.float32)
+
+    @property
+    def height(self) -> float:
+        c = self.array()
+        return float((np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+
+    @property
+    def width(self) -> float:
+        c = self.array()
+        return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
+
+
+def quad_from_corners(points: np.ndarray) -> CardQuad:
+    """Order four points as top-left, top-right, bottom-right, bottom-left."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates, starting near -180°
+    # Start from the corner with the smallest x + y: the top-left one.
+    start = int(np.argmin(pts.sum(axis=1)))
+    pts = np.roll(pts, -start, axis=0)
+    return CardQuad(tuple((float(x), float(y)) for x, y in pts))
+
+
+def _card_mask(small: np.ndarray) -> np.ndarray:
+    """The card face's pixels: white card, and the colourful print on it.
+
+    The box around the card is dull grey metal: neither bright nor saturated. A warm or
+    cool light lifts one channel; the darkest channel tells the card's white from it.
+    """
+    lowest = small.min(axis=2)
+    highest = small.max(axis=2)
+    whiteness = cv2.GaussianBlur(lowest, (3, 3), 0)
+    level, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    white = whiteness > level
+    # Court figures and big pips: saturated ink, brighter than the metal's shadowed grey.
+    saturation = highest.astype(np.int16) - lowest
+    printed = (saturation > 70) & (highest > 0.8 * level)
+    mask = (white | printed).astype(np.uint8) * 255
+    # Close over thin dark lines of the print, not over the metal's width.
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _fit_quad(hull: np.ndarray) -> np.ndarray:
+    """The quadrilateral that fits a convex hull; the min-area rectangle if none does."""
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.04, 0.06, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+
+
+def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Corners where the four sides, found at full resolution, meet.
+
+    Each side is searched along short profiles across the rough outline for the steepest
+    fall from the card's white to the darker box; a rounded corner or a lip does not
+    move the fitted line, and a line fitted through many points is sub-pixel exact.
+    """
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-_SEARCH, _SEARCH + 1, dtype=np.float32)
+    along = np.linspace(0.15, 0.85, 18, dtype=np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        normal = np.array([-side[1], side[0]], dtype=np.float32) / max(length, 1e-6)
+        if np.dot((a + b) / 2 - centre, normal) < 0:
+            normal = -normal  # point outward
+        base = a[None, :] + along[:, None] * side[None, :]
+        xy = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]
+        profiles = cv2.remap(
+            lightness, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        profiles = profiles.astype(np.float32)
+        # Over two pixels: one pixel's step is mostly sensor noise and JPEG ringing.
+        fall = np.zeros_like(profiles)
+        fall[:, 1:-1] = profiles[:, :-2] - profiles[:, 2:]
+        steepest = fall.argmax(axis=1)
+        strong = fall[np.arange(len(along)), steepest] > 6.0
+        if strong.sum() < 6:
+            return quad
+        hits = base[strong] + offsets[steepest[strong]][:, None] * normal[None, :]
+        vx, vy, x0, y0 = cv2.fitLine(hits.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        det = d1[1] * d2[0] - d1[0] * d2[1]
+        if abs(det) < 1e-6:
+            return quad
+        diff = p2 - p1
+        t = (diff[1] * d2[0] - diff[0] * d2[1]) / det
+        corners.append(p1 + t * d1)
+    refined = np.array(corners, dtype=np.float32)
+    # A wild intersection means a side locked onto something else: keep the rough corners.
+    if np.abs(refined - quad).max() > 3 * _SEARCH:
+        return quad
+    return refined
+
+
+def locate(frame: np.ndarray) -> CardQuad | None:
+    """The card's outline in a BGR frame, or None when no card-shaped bright region shows."""
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
+    h, w = frame.shape[:2]
+    scale = _WORK_W / w
+    small = cv2.resize(frame, (_WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    mask = _card_mask(small)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 2:
+        return None
+    best: CardQuad | None = None
+    best_area = 0.0
+    for label in np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1:
+        if stats[label, cv2.CC_STAT_AREA] < 0.04 * mask.size:
+            break
+        candidate = _candidate(frame, labels == label, scale)
+        if candidate is not None and stats[label, cv2.CC_STAT_AREA] > best_area:
+            best, best_area = candidate, float(stats[label, cv2.CC_STAT_AREA])
+    return best
+
+
+def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad | None:
+    """The region's outline if it can be the card: solid, portrait, the right size."""
+    h = frame.shape[0]
+    contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(region.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    # Cut off what a reflection on the metal or a glare spot joins to the card: thin arms.
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    # A solid outline (court art inside is fine), not cloth around the box or glare.
+    if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
+        return None
+    rough = quad_from_corners(_fit_quad(hull) / scale)
+    if not _plausible(rough, h):
+        return None
+    blue, green, red = cv2.split(frame)
+    lightness = cv2.min(cv2.min(blue, green), red)
+    quad = quad_from_corners(_refine_sides(lightness, rough.array()))
+    # A side that locked onto a big index or a shadow: the rough outline is better.
+    return quad if _plausible(quad, h) else rough
+
+
+def _plausible(quad: CardQuad, frame_height: int) -> bool:
+    """Portrait by the box's construction, and as large as the camera's mount makes it."""
+    if not _MIN_HEIGHT_FRACTION * frame_height <= quad.height <= (
+            _MAX_HEIGHT_FRACTION * frame_height):
+        return False
+    return _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT
+
+
+def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
+    """The card warped to CARD_H x CARD_W, top-left corner at the origin."""
+    dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(quad.array(), dst)
+    return cv2.warpPerspective(
+        frame, matrix, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )

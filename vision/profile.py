@@ -1,0 +1,219 @@
+"""Deck profiles: what one deck looks like, learned from a pass in a known order.
+
+A profile holds the box's window (where the card lay during the pass) and, for each of the
+52 cards, two small colour descriptors of the straightened card: the whole face, and its
+index corner. Reading with a profile compares the card in view (both ways up) with all 52;
+no index is needed, so it reads pip-only period decks, foreign letters and odd typefaces.
+
+The file is a NumPy ``.npz`` (no pickles) with a JSON header naming the format and its
+version; anything else is refused with :class:`ProfileError`.
+
+>>> profile = DeckProfile.load("my-deck.faro-profile")     # doctest: +SKIP
+>>> ProfileReader(profile).read(frame)                     # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from shoe.cards import FULL_DECK, Card, FaroError
+from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
+from vision.reader import CORNER_H, CORNER_W
+from vision.reading import Reading
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DeckProfile",
+    "ProfileError",
+    "ProfileReader",
+    "describe",
+]
+
+FORMAT = "faro-shoe deck profile"
+VERSION = 1
+
+#: Descriptor sizes (width, height): the whole face, and the index corner.
+_WHOLE = (36, 50)
+_CORNER = (18, 30)
+#: How far (descriptor pixels) the card may lie from where it lay while learning.
+_SHIFT = 2
+#: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
+MIN_SIMILARITY = 0.2
+
+
+class ProfileError(FaroError):
+    """A deck profile that cannot be used: unreadable, corrupt, or another format version."""
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    """Zero-mean, unit-length rows: similarity by dot product, blind to light level."""
+    v = vectors.astype(np.float32)
+    v = v - v.mean(axis=-1, keepdims=True)
+    norm = np.linalg.norm(v, axis=-1, keepdims=True)
+    out: np.ndarray = v / np.maximum(norm, 1e-6)
+    return out
+
+
+def _print_only(image: np.ndarray) -> np.ndarray:
+    """The print on the card, without the light: white-balanced, glare clipped to white,
+    and the slow shading across the card (uneven light, a broad glare) taken away."""
+    flat = image.reshape(-1, 3).astype(np.float32)
+    white = np.percentile(flat, 90, axis=0)
+    balanced = np.clip(flat / np.maximum(white, 24.0), 0.0, 1.0).reshape(image.shape)
+    shading = cv2.GaussianBlur(balanced, (0, 0), image.shape[1] / 6)
+    out: np.ndarray = balanced - shading
+    return out
+
+
+def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whole-face, corner) descriptor images (float32, H x W x 3) of a straightened card."""
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    # Leave out a margin: the lips and the outline's error live there.
+    inner = card[4:CARD_H - 4, 6:CARD_W - 6]
+    whole = cv2.resize(inner, _WHOLE, interpolation=cv2.INTER_AREA)
+    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
+    corner = cv2.resize(card[:ch, :cw], _CORNER, interpolation=cv2.INTER_AREA)
+    return _print_only(whole), _print_only(corner)
+
+
+def _shifted_views(image: np.ndarray) -> np.ndarray:
+    """Unit rows: the image's middle (a border of _SHIFT cut off) at every shift of up to
+    _SHIFT pixels; the outline found in the box is never exactly where it was while
+    learning, so each card is compared at its best alignment."""
+    s = _SHIFT
+    h, w = image.shape[:2]
+    views = [image[dy:dy + h - 2 * s, dx:dx + w - 2 * s].ravel()
+             for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
+    return _unit(np.stack(views))
+
+
+def _middles(templates: np.ndarray) -> np.ndarray:
+    """Unit rows: each template's middle, to compare with :func:`_shifted_views`."""
+    s = _SHIFT
+    return _unit(templates[:, s:-s, s:-s].reshape(len(templates), -1))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckProfile:
+    """One deck's window and its 52 cards' descriptors (rows in FULL_DECK order)."""
+
+    name: str
+    window: CardQuad | None
+    whole: np.ndarray  # 52 x H x W x 3 float32 descriptor images; zeros where not learned
+    corner: np.ndarray  # 52 x h x w x 3
+    learned: np.ndarray  # 52 bool
+    temperature: float = 0.02
+
+    @property
+    def missing(self) -> list[Card]:
+        return [c for c, ok in zip(FULL_DECK, self.learned, strict=True) if not ok]
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "cards": [c.code for c in FULL_DECK],
+            "window": None if self.window is None else [list(p) for p in self.window.corners],
+            "temperature": self.temperature,
+        }
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            header=np.frombuffer(json.dumps(header).encode(), np.uint8),
+            whole=self.whole.astype(np.float16),
+            corner=self.corner.astype(np.float16),
+            learned=self.learned.astype(bool),
+        )
+        tmp = f"{os.fspath(path)}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(buffer.getvalue())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> DeckProfile:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(bytes(data["header"]).decode())
+                if not isinstance(header, dict) or header.get("format") != FORMAT:
+                    raise ProfileError(f"{path}: not a faro-shoe deck profile")
+                if header.get("version") != VERSION:
+                    raise ProfileError(
+                        f"{path}: deck profile version {header.get('version')!r}, this "
+                        f"faro-shoe reads version {VERSION}: run 'faro-shoe learn' again")
+                if header.get("cards") != [c.code for c in FULL_DECK]:
+                    raise ProfileError(f"{path}: deck profile lists unexpected cards")
+                whole = data["whole"].astype(np.float32)
+                corner = data["corner"].astype(np.float32)
+                learned = data["learned"].astype(bool)
+        except ProfileError:
+            raise
+        except FileNotFoundError:
+            raise ProfileError(f"{path}: no such deck profile") from None
+        except (OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile,
+                EOFError, TypeError) as exc:
+            raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
+        shapes = ((52, _WHOLE[1], _WHOLE[0], 3), (52, _CORNER[1], _CORNER[0], 3))
+        if (whole.shape, corner.shape) != shapes or learned.shape != (52,):
+            raise ProfileError(f"{path}: corrupt deck profile (wrong array shapes)")
+        if not np.isfinite(whole).all() or not np.isfinite(corner).all():
+            raise ProfileError(f"{path}: corrupt deck profile (not finite)")
+        try:
+            window = header.get("window")
+            quad = None if window is None else CardQuad(tuple((float(x), float(y))
+                                                              for x, y in window))
+            if quad is not None and len(quad.corners) != 4:
+                raise ValueError("window needs four corners")
+            temperature = float(header.get("temperature", 0.02))
+        except (TypeError, ValueError) as exc:
+            raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
+        return cls(str(header.get("name", "")), quad, whole, corner, learned, temperature)
+
+
+class ProfileReader:
+    """Reads one learned deck by comparing the card in view with its 52 descriptors."""
+
+    def __init__(self, profile: DeckProfile) -> None:
+        self.profile = profile
+        self._learned = np.flatnonzero(profile.learned)
+        self._whole = _middles(profile.whole[self._learned])
+        self._corner = _middles(profile.corner[self._learned])
+
+    def read(self, frame: np.ndarray) -> Reading:
+        quad = locate(frame) or self.profile.window
+        if quad is None:
+            return Reading(None, 0.0)
+        return self.read_card(straighten(frame, quad))
+
+    def scores(self, card: np.ndarray) -> np.ndarray:
+        """Similarity (-1..1) of a straightened card to each of the 52, either way up."""
+        best = np.full(52, -1.0, np.float32)
+        for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
+            whole, corner = describe(view)
+            score = (0.6 * (_shifted_views(whole) @ self._whole.T).max(axis=0)
+                     + 0.4 * (_shifted_views(corner) @ self._corner.T).max(axis=0))
+            best[self._learned] = np.maximum(best[self._learned], score)
+        return best
+
+    def read_card(self, card: np.ndarray) -> Reading:
+        scores = self.scores(card)
+        i = int(scores.argmax())
+        if scores[i] < MIN_SIMILARITY:
+            return Reading(None, 0.0)
+        z = (scores - scores[i]) / self.profile.temperature
+        p = np.exp(z)
+        p /= p.sum()
+        found = FULL_DECK[i]
+        # Rank and suit confidences: all the probability on cards sharing each.
+        rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
+        suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
+        return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)

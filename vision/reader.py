@@ -1,0 +1,177 @@
+"""The zero-shot reader: rank and suit from the corner indices, through a small network.
+
+The card is located and straightened (:mod:`vision.locate`); its top-left corner, and its
+bottom-right corner turned half round, each show an index the right way up whichever way
+the card lies. A small convolutional network (trained by ``tools/train_index_net.py`` on
+many decks and typefaces, run here through ``cv2.dnn``) names rank and suit in each corner,
+in colour, so red against black weighs in on the suit. The two corners must agree: their
+probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
+
+>>> reader = CornerReader()                 # doctest: +SKIP
+>>> reader.read(frame)                      # doctest: +SKIP
+Reading(card=Card.parse('QH'), confidence=0.998, ...)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from shoe.cards import Card, FaroError, Rank, Suit
+from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.reading import Reading
+
+if TYPE_CHECKING:
+    from vision.profile import ProfileReader
+
+__all__ = [
+    "PATCH_H",
+    "PATCH_W",
+    "RANK_CLASSES",
+    "SUIT_CLASSES",
+    "CornerReader",
+    "IndexNet",
+    "ModelError",
+    "corner_patches",
+    "load_reader",
+    "normalise_patch",
+]
+
+#: The corner region read for an index, as fractions of the straightened card.
+CORNER_W = 0.30
+CORNER_H = 0.34
+#: The network's input, in pixels (height x width), three colour channels.
+PATCH_H = 52
+PATCH_W = 32
+
+#: The network's rank outputs: the 13 ranks, then "no index here".
+RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
+SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+_MODEL_NAME = "index_net.onnx"
+_META_NAME = "index_net.json"
+
+
+class ModelError(FaroError):
+    """The index network's files are missing or unusable."""
+
+
+def normalise_patch(patch: np.ndarray) -> np.ndarray:
+    """A BGR corner crop as the network's input: 3 x PATCH_H x PATCH_W float32.
+
+    Each channel is divided by the card's own white (a high percentile), so warm, cool
+    and dim light all give the same input; the colour of the ink survives.
+    """
+    small = cv2.resize(patch, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
+    flat = small.reshape(-1, 3).astype(np.float32)
+    white = np.percentile(flat, 90, axis=0)
+    scaled = flat / np.maximum(white, 24.0)
+    out = np.clip(scaled, 0.0, 1.25).reshape(PATCH_H, PATCH_W, 3) - 0.5
+    return np.ascontiguousarray(out.transpose(2, 0, 1))
+
+
+def corner_patches(card: np.ndarray) -> np.ndarray:
+    """The two index corners of a straightened card, as a batch of network inputs.
+
+    Row 0 is the top-left corner; row 1 the bottom-right corner turned half round.
+    """
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
+    top_left = card[:ch, :cw]
+    bottom_right = card[CARD_H - ch:, CARD_W - cw:][::-1, ::-1]
+    return np.stack([normalise_patch(top_left), normalise_patch(bottom_right)])
+
+
+def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    z = logits / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class IndexNet:
+    """The corner-index network loaded into ``cv2.dnn``, with its calibration."""
+
+    net: cv2.dnn.Net
+    rank_temperature: float
+    suit_temperature: float
+
+    @classmethod
+    def load(cls, folder: Path | None = None) -> IndexNet:
+        """Load ``index_net.onnx`` and ``index_net.json`` (default: the packaged ones)."""
+        try:
+            if folder is None:
+                data = resources.files("vision") / "data"
+                model = (data / _MODEL_NAME).read_bytes()
+                meta = json.loads((data / _META_NAME).read_text())
+            else:
+                model = (folder / _MODEL_NAME).read_bytes()
+                meta = json.loads((folder / _META_NAME).read_text())
+            net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
+            if (meta["patch_h"], meta["patch_w"]) != (PATCH_H, PATCH_W):
+                raise ModelError(f"index network expects {meta['patch_h']}x{meta['patch_w']}")
+            return cls(net, float(meta["rank_temperature"]), float(meta["suit_temperature"]))
+        except (OSError, KeyError, ValueError, cv2.error) as exc:
+            raise ModelError(f"cannot load the index network: {exc}") from exc
+
+    def probabilities(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated rank (N x 14) and suit (N x 4) probabilities for a batch of patches."""
+        self.net.setInput(patches.astype(np.float32))
+        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+        return (
+            _softmax(rank_logits.reshape(len(patches), -1), self.rank_temperature),
+            _softmax(suit_logits.reshape(len(patches), -1), self.suit_temperature),
+        )
+
+
+class CornerReader:
+    """Reads any standard-indexed deck with no setup (a :class:`~vision.reading.Reader`)."""
+
+    def __init__(self, net: IndexNet | None = None) -> None:
+        self._net = net or IndexNet.load()
+
+    def read(self, frame: np.ndarray) -> Reading:
+        quad = locate(frame)
+        if quad is None:
+            return Reading(None, 0.0)
+        return self.read_card(straighten(frame, quad))
+
+    def read_card(self, card: np.ndarray) -> Reading:
+        """Read a card already straightened to CARD_H x CARD_W."""
+        ranks, suits = self._net.probabilities(corner_patches(card))
+        # Averaging (not multiplying) the corners: two corners that disagree can only
+        # lower the confidence, never make a loud wrong answer.
+        rank_p = ranks.mean(axis=0)
+        suit_p = suits.mean(axis=0)
+        rank_i = int(rank_p.argmax())
+        suit_i = int(suit_p.argmax())
+        rank = RANK_CLASSES[rank_i]
+        suit = SUIT_CLASSES[suit_i]
+        rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
+        # The suit only counts where there is an index to read it from.
+        suit_conf = float(suit_p[suit_i]) * (1.0 - float(rank_p[-1]))
+        if rank is None:
+            return Reading(None, 0.0, None, suit, 0.0, suit_conf)
+        confidence = rank_conf * suit_conf
+        return Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
+
+
+def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
+    """The zero-shot reader, or the reader of a learned deck profile (a path).
+
+    Raises :class:`~vision.profile.ProfileError` for a profile that cannot be used.
+    """
+    if profile is None:
+        return CornerReader()
+    from vision.profile import DeckProfile, ProfileReader
+
+    return ProfileReader(DeckProfile.load(profile))
