@@ -21,7 +21,17 @@ import cv2
 import numpy as np
 
 from shoe.cards import FaroError
+from vision.dealscript import CardTruth, DealScript, DealTiming
 from vision.scene import Difficulty, Layer, Scene, SceneParams, index_margin
+from vision.sensor import (
+    NOISE_SPARE_ROWS,
+    add_noise,
+    defocus,
+    draw_sprite,
+    jpeg,
+    noise_pair,
+    paste_moving,
+)
 
 __all__ = [
     "CardTruth",
@@ -48,112 +58,6 @@ class Thumb:
 
     x: float = 0.35
     y: float = 0.55
-
-
-@dataclass(frozen=True, slots=True)
-class DealTiming:
-    """How the dealer moves, in seconds. Rests are log-uniform in ``rest_s``; with
-    ``long_pause_p`` a rest is instead a pause (bets being placed) in ``long_pause_s``."""
-
-    rest_s: tuple[float, float] = (0.4, 3.0)
-    long_pause_p: float = 0.05
-    long_pause_s: tuple[float, float] = (5.0, 60.0)
-    reach_s: tuple[float, float] = (0.1, 0.3)  # the thumb comes onto the card
-    slide_s: tuple[float, float] = (0.1, 0.3)  # the card slides out of the slot
-    retract_s: tuple[float, float] = (0.05, 0.25)  # the thumb leaves the next card
-    thumb_lingers_p: float = 0.5  # the thumb stops over the next card before leaving
-    jitter_px: float = 2.0  # how far a card may sit from the last one
-
-    @classmethod
-    def fast(cls) -> DealTiming:
-        """A fast dealer and no pauses: short videos for tests."""
-        return cls(rest_s=(0.2, 0.4), long_pause_p=0.0, reach_s=(0.08, 0.15))
-
-    @classmethod
-    def for_pace(cls, cards_per_minute: float) -> DealTiming:
-        """Rests around the pace asked (a turn is two cards), without long pauses."""
-        if cards_per_minute <= 0:
-            raise ValueError(f"pace must be positive, not {cards_per_minute}")
-        period = 60.0 / cards_per_minute
-        rest = max(0.2, period - 0.55)
-        return cls(rest_s=(max(0.2, 0.7 * rest), 1.3 * rest), long_pause_p=0.0)
-
-
-@dataclass(frozen=True, slots=True)
-class CardTruth:
-    """The ground truth of one card of a simulated deal (times in seconds from the start).
-
-    ``rest``: the card lies still and wholly uncovered in the window. ``slide``: it moves
-    out; ``leaves_at``: its trailing edge clears the slot, when a break-beam would fire.
-    The last card never leaves (``slide`` and ``leaves_at`` are None).
-    """
-
-    index: int
-    shown_at: float
-    rest: tuple[float, float]
-    slide: tuple[float, float] | None
-    leaves_at: float | None
-    upside_down: bool
-    offset_px: tuple[float, float]
-    thumb_lingers: bool
-
-
-@dataclass(frozen=True, slots=True)
-class DealScript:
-    """The plan of a whole deal: every card's times and pose."""
-
-    cards: tuple[CardTruth, ...]
-    duration: float
-
-    @classmethod
-    def plan(cls, n_cards: int, rng: np.random.Generator, timing: DealTiming | None = None,
-             *, upside_down_p: float = 0.5, last_rest_s: float = 1.0) -> DealScript:
-        if n_cards < 1:
-            raise ValueError("a deal needs at least one card")
-        timing = timing or DealTiming()
-
-        def span(bounds: tuple[float, float]) -> float:
-            lo, hi = bounds
-            return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
-
-        cards = []
-        t, shown = 0.0, 0.0
-        offset = np.zeros(2)
-        for i in range(n_cards):
-            rest_start = t
-            last = i == n_cards - 1
-            if last:
-                rest = last_rest_s
-            elif rng.random() < timing.long_pause_p:
-                rest = span(timing.long_pause_s)
-            else:
-                rest = span(timing.rest_s)
-            rest_end = rest_start + rest
-            lingers = bool(rng.random() < timing.thumb_lingers_p)
-            slide = leaves = None
-            if not last:
-                slide_start = rest_end + span(timing.reach_s)
-                slide = (slide_start, slide_start + span(timing.slide_s))
-                leaves = slide[1]
-            cards.append(CardTruth(
-                index=i, shown_at=shown, rest=(rest_start, rest_end), slide=slide,
-                leaves_at=leaves, upside_down=bool(rng.random() < upside_down_p),
-                offset_px=(float(offset[0]), float(offset[1])), thumb_lingers=lingers))
-            if slide is not None:
-                shown = slide[0]
-                t = slide[1] + span(timing.retract_s)
-                # The spring holds each card against the window: it sits a pixel or two
-                # from where the last one sat, never far from the first.
-                offset = np.clip(offset + rng.normal(0, timing.jitter_px / 2, 2),
-                                 -timing.jitter_px, timing.jitter_px)
-        return cls(tuple(cards), cards[-1].rest[1])
-
-    def card_at(self, t: float) -> int:
-        """The index of the top card (the one in view, or sliding out) at time ``t``."""
-        for truth in self.cards:
-            if truth.slide is None or t < truth.slide[1]:
-                return truth.index
-        return self.cards[-1].index
 
 
 @dataclass(slots=True)
@@ -207,7 +111,7 @@ class SimulatedShoe:
         self.layers_built = 0
         self._thumb = self.scene.thumb_sprite()
         w, h = params.frame_size
-        self._noise = [_noise_pair(self._rng, params.noise_sigma * 0.7, (h, w, 3))
+        self._noise = [noise_pair(self._rng, params.noise_sigma * 0.7, (h, w, 3))
                        for _ in range(4)]
         box_or_window = cv2.bitwise_or(self.scene.window, cv2.bitwise_not(
             cv2.bitwise_or(self.scene.cover, self.scene.window)))
@@ -282,7 +186,8 @@ class SimulatedShoe:
         shift = travel * self.scene.slide_vector()
         speed = (w_mm + 6.0) * 1.5 / max(1e-6, s1 - s0) / 30.0  # mm per frame at 30 fps, peak
         blur = int(min(40, speed * float(np.hypot(*self.scene.slide_vector())) * 0.5))
-        _paste_moving(under, moving, shift, blur, self._slide_visible)
+        paste_moving(under, moving.colour, moving.mask, moving.origin, shift, blur,
+                     self._slide_visible)
         self._draw_thumb(under, self._thumb_home(i) + np.array([self._slot_sign() * min(
             travel, self._thumb_stop(i)), 0.0]))
         return self._finish_moving(under)
@@ -333,11 +238,11 @@ class SimulatedShoe:
         if truth.upside_down:
             face = np.ascontiguousarray(face[::-1, ::-1])
         layer = scene.card_layer(face, truth.offset_px)
-        layer = Layer(_defocus(layer.colour, self.params.blur_sigma), layer.alpha, layer.origin)
+        layer = Layer(defocus(layer.colour, self.params.blur_sigma), layer.alpha, layer.origin)
         still = scene.composite(scene.base, layer, scene.window)
-        still = _defocus(still, self.params.blur_sigma * 0.5)
-        still = _add_noise(still, self._noise[i % len(self._noise)])
-        return _Exposure(_jpeg(still, self.params.jpeg_quality), layer.colour,
+        still = defocus(still, self.params.blur_sigma * 0.5)
+        still = add_noise(still, self._noise[i % len(self._noise)])
+        return _Exposure(jpeg(still, self.params.jpeg_quality), layer.colour,
                          np.where(layer.alpha > 0.5, 255, 0).astype(np.uint8), layer.origin)
 
     def _forget_before(self, i: int) -> None:
@@ -353,29 +258,15 @@ class SimulatedShoe:
             self._pool = None
 
     def _draw_thumb(self, frame: np.ndarray, at_mm: np.ndarray) -> None:
-        _draw_sprite(frame, self._thumb, self.scene.mm_to_frame(at_mm[None, :])[0])
+        draw_sprite(frame, self._thumb, self.scene.mm_to_frame(at_mm[None, :])[0])
 
     def _finish_still(self, still: np.ndarray) -> np.ndarray:
         noise = self._noise[int(self._rng.integers(len(self._noise)))]
-        return _add_noise(still, noise, int(self._rng.integers(_NOISE_SPARE_ROWS)))
+        return add_noise(still, noise, int(self._rng.integers(NOISE_SPARE_ROWS)))
 
     def _finish_moving(self, frame: np.ndarray) -> np.ndarray:
-        frame = _jpeg(frame, self.params.jpeg_quality)
+        frame = jpeg(frame, self.params.jpeg_quality)
         return self._finish_still(frame)
-
-
-def _draw_sprite(frame: np.ndarray, sprite: Layer, tip: np.ndarray) -> None:
-    """Blend the thumb into ``frame`` in place, its tip at ``tip`` (frame pixels)."""
-    th, tw = sprite.alpha.shape
-    x0, y0 = int(tip[0]) - sprite.origin[0], int(tip[1]) - sprite.origin[1]
-    fh, fw = frame.shape[:2]
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(fw, x0 + tw), min(fh, y0 + th)
-    if xa >= xb or ya >= yb:
-        return
-    src = np.s_[ya - y0: yb - y0, xa - x0: xb - x0]
-    a = sprite.alpha[src][:, :, None]
-    region = frame[ya:yb, xa:xb].astype(np.float32)
-    frame[ya:yb, xa:xb] = (region * (1 - a) + sprite.colour[src] * a + 0.5).astype(np.uint8)
 
 
 def _lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
@@ -386,62 +277,6 @@ def _lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
 def _width_mm(face: np.ndarray) -> float:
     return 88.9 * face.shape[1] / face.shape[0]
 
-
-def _defocus(image: np.ndarray, sigma: float) -> np.ndarray:
-    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.3 else image
-
-
-_NOISE_SPARE_ROWS = 64
-
-
-def _noise_pair(rng: np.random.Generator, sigma: float, shape: tuple[int, ...]
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Gaussian noise split into what it adds and what it takes away, as uint8 (two
-    saturating OpenCV calls apply it, much faster than signed arithmetic), with spare rows
-    so that one field gives many different frames."""
-    noise = rng.standard_normal((shape[0] + _NOISE_SPARE_ROWS, *shape[1:]), dtype=np.float32)
-    noise *= np.float32(sigma)
-    return (np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8))
-
-
-def _add_noise(image: np.ndarray, noise: tuple[np.ndarray, np.ndarray], start: int = 0
-               ) -> np.ndarray:
-    """``image`` plus a noise field, read from row ``start`` of it."""
-    h = image.shape[0]
-    plus, minus = noise[0][start: start + h], noise[1][start: start + h]
-    return cv2.subtract(cv2.add(image, plus), minus)
-
-
-def _jpeg(image: np.ndarray, quality: int | None) -> np.ndarray:
-    if quality is None:
-        return image
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    return decoded if decoded is not None else image
-
-
-def _paste_moving(frame: np.ndarray, card: _Exposure, shift: np.ndarray, blur: int,
-                  visible: np.ndarray) -> None:
-    """Paste the card moved by ``shift`` pixels (smeared along it by ``blur`` pixels) into
-    ``frame`` where ``visible`` lets it show, in place."""
-    colour, mask = card.colour, card.mask
-    if blur >= 3:
-        k = blur | 1
-        size = (k, 1) if abs(shift[0]) >= abs(shift[1]) else (1, k)
-        colour, mask = cv2.blur(colour, size), cv2.blur(mask, size)
-        mask = cv2.threshold(mask, 127, 255, cv2.THRESH_BINARY)[1]
-    fh, fw = frame.shape[:2]
-    x0, y0 = card.origin[0] + round(float(shift[0])), card.origin[1] + round(float(shift[1]))
-    h, w = mask.shape
-    xa, ya, xb, yb = max(0, x0), max(0, y0), min(fw, x0 + w), min(fh, y0 + h)
-    if xa >= xb or ya >= yb:
-        return
-    src = np.s_[ya - y0: yb - y0, xa - x0: xb - x0]
-    show = cv2.bitwise_and(mask[src], visible[ya:yb, xa:xb])
-    cv2.copyTo(colour[src], show, frame[ya:yb, xa:xb])
-
-
-# --- single frames and videos ---------------------------------------------------------------
 
 class StillCamera:
     """Stills of many faces under one session's camera, box and light.
@@ -464,7 +299,7 @@ class StillCamera:
         # Drawing fresh noise costs more than the rest of a still: draw a few fields once
         # and read each still's from a random row.
         w, h = self.params.frame_size
-        self._noise = [_noise_pair(rng, self.params.noise_sigma * 0.7, (h, w, 3))
+        self._noise = [noise_pair(rng, self.params.noise_sigma * 0.7, (h, w, 3))
                        for _ in range(3)]
 
     def shoot(self, face: np.ndarray, *, upside_down: bool | None = None,
@@ -480,17 +315,17 @@ class StillCamera:
         angle = rng.uniform(0, 2 * math.pi)
         offset = (offset_px * math.cos(angle), offset_px * math.sin(angle))
         layer = scene.card_layer(face, offset)
-        layer = Layer(_defocus(layer.colour, params.blur_sigma), layer.alpha, layer.origin)
+        layer = Layer(defocus(layer.colour, params.blur_sigma), layer.alpha, layer.origin)
         frame = scene.composite(scene.base, layer, scene.window)
-        frame = _defocus(frame, params.blur_sigma * 0.5)
+        frame = defocus(frame, params.blur_sigma * 0.5)
         if thumb is not None:
             at = np.array([(thumb.x - 0.5) * _width_mm(face), (thumb.y - 0.5) * 88.9])
-            _draw_sprite(frame, self._thumb, scene.mm_to_frame(at[None, :])[0])
-        frame = _add_noise(frame, self._noise[int(rng.integers(3))],
-                           int(rng.integers(_NOISE_SPARE_ROWS)))
-        frame = _jpeg(frame, params.jpeg_quality)
-        return _add_noise(frame, self._noise[int(rng.integers(3))],
-                          int(rng.integers(_NOISE_SPARE_ROWS)))
+            draw_sprite(frame, self._thumb, scene.mm_to_frame(at[None, :])[0])
+        frame = add_noise(frame, self._noise[int(rng.integers(3))],
+                           int(rng.integers(NOISE_SPARE_ROWS)))
+        frame = jpeg(frame, params.jpeg_quality)
+        return add_noise(frame, self._noise[int(rng.integers(3))],
+                          int(rng.integers(NOISE_SPARE_ROWS)))
 
 
 def render_frame(face: np.ndarray, params: SceneParams, rng: np.random.Generator, *,

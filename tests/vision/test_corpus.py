@@ -1,5 +1,5 @@
 """The dev corpus: gnome-cards-data decks rendered to faces, users' deck folders, and the
-pip-only variant."""
+pip-only variant (vision.pip_only)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from vision.corpus import (
     UnknownDeckError,
     list_decks,
     load_deck_dir,
-    paint_out_indices,
     render_card,
     render_deck,
 )
+from vision.pip_only import PIP_ONLY_DECKS, paint_out_deck, paint_out_indices
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 
@@ -43,7 +43,7 @@ def test_split_is_disjoint_and_covers_standard_and_foreign_decks() -> None:
     assert sum(d.index_style == "standard" for d in held) >= 3
     assert any(d.index_style == "foreign" for d in held)
     assert sum(installed[n].index_style == "standard" for n in DEV_DECKS) >= 10
-    assert set(corpus.PIP_ONLY_DECKS) <= set(installed)
+    assert set(PIP_ONLY_DECKS) <= set(installed)
     assert {d.name for d in installed.values() if d.four_colour} == {
         "anglo_modern_4_color", "neoclassical_4_color", "atlasnye_skat"}
 
@@ -223,7 +223,7 @@ def test_paint_out_indices_removes_the_indices_and_keeps_the_pips(deck_faces: Fa
 def test_paint_out_deck_clears_every_corner_even_where_a_court_picture_touches(
         deck: str, deck_faces: Faces) -> None:
     faces = deck_faces(deck, 200, alpha=True)
-    painted = corpus.paint_out_deck(faces)
+    painted = paint_out_deck(faces)
     assert set(painted) == set(FULL_DECK)
     for card in FULL_DECK:
         before, after = corpus.on_white(faces[card]), corpus.on_white(painted[card])
