@@ -50,9 +50,11 @@ class Notifier:
         if self._socket is None:
             self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
         try:
-            self._socket.sendto("\n".join(fields).encode(), address)
+            # Never wait on the manager: a full queue drops this message, it does not stall
+            # the main loop (which is what a watchdog ping is meant to prove alive).
+            self._socket.sendto("\n".join(fields).encode(), socket.MSG_DONTWAIT, address)
         except OSError:
-            # The manager went away (or never was): the service goes on without it.
+            # The manager went away, never was, or is not reading: the service goes on.
             return False
         return True
 

@@ -144,8 +144,22 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
 
     if not reconnect:
         return opener()
+    # Opened now, before READY, so the loop's first pass does not wait on it; a camera that
+    # is not there yet is left to the reconnecting camera to report and retry.
+    from hardware.errors import CameraUnavailableError
+
+    ready: list[Any] = []
+    try:
+        ready.append(opener())
+    except CameraUnavailableError as exc:
+        log.warning("camera (%s): %s; retrying", config.camera.source, exc)
+
+    def first_then_open() -> Any:
+        return ready.pop() if ready else opener()
+
     # A short poll: while the camera is away the loop must keep answering the operator.
-    return ReconnectingCamera(opener, name=f"camera ({config.camera.source})", poll=0.05)
+    return ReconnectingCamera(first_then_open, name=f"camera ({config.camera.source})",
+                              poll=0.05)
 
 
 def build_reader(config: Config) -> Any:

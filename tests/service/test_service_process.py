@@ -90,8 +90,10 @@ def test_ready_watchdog_reload_and_clean_stop(
         assert manager.messages.count("WATCHDOG=1") >= 2  # pinged from the loop, ~4 per s
 
         config.write_text(write_sim_config(state, seed=4) + '[display]\nmodel = "vt100"\n')
+        manager.messages.clear()
         proc.send_signal(signal.SIGHUP)
         manager.wait_for("RELOADING=1")
+        manager.wait_for("READY=1")  # sent once the reload is done, here refused
         assert proc.poll() is None  # a bad config on reload is refused, the service goes on
         config.write_text(write_sim_config(state, seed=4, speed=1.0, pace=60.0))
         manager.messages.clear()
@@ -104,7 +106,7 @@ def test_ready_watchdog_reload_and_clean_stop(
     assert proc.returncode == 0, err
     manager.drain()
     assert "STOPPING=1" in manager.messages
-    assert "reload refused" in out and "display.model" in out
+    assert "reload refused" in out and "display.model" in out, out
     assert "config reloaded" in out
     assert "\x1b[" not in out  # plain lines, no colour, when not on a terminal
     assert not (state / "control.sock").exists()
@@ -125,19 +127,17 @@ def test_kill_9_mid_deal_resumes_with_no_card_lost_or_doubled(
     for target in [*kills_at, None]:
         manager.messages.clear()
         proc = _start(run_cli, config, manager, cli_env_fixture)
-        manager.wait_for("READY=1")
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            deal = _deal(state)
-            if deal is not None and (deal.is_finished or (target and deal.exposed >= target)):
-                break
-            _resolve_held(state, cards)
-            time.sleep(0.01)
-        if target is None:
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=30)
-        else:
-            proc.kill()
+        try:
+            manager.wait_for("READY=1")
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                deal = _deal(state)
+                if deal is not None and (deal.is_finished or (target and deal.exposed >= target)):
+                    break
+                _resolve_held(state, cards)
+                time.sleep(0.01)
+        finally:
+            proc.send_signal(signal.SIGTERM if target is None else signal.SIGKILL)
             proc.communicate(timeout=30)
     deal = _deal(state)
     assert deal is not None and deal.is_finished

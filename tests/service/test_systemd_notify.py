@@ -61,3 +61,9 @@ def test_watchdog_interval_only_for_this_process(tmp_path: Path) -> None:
 
 def test_a_vanished_manager_does_not_raise(tmp_path: Path) -> None:
     assert not Notifier(str(tmp_path / "gone")).ready()
+
+
+def test_a_manager_that_does_not_read_never_blocks_the_caller(manager: socket.socket) -> None:
+    notifier = Notifier(manager.getsockname())
+    sent = [notifier.watchdog() for _ in range(2000)]  # far past any datagram queue
+    assert sent[0] and not all(sent)
