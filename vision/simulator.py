@@ -377,3 +377,47 @@ def write_video(path: str | os.PathLike[str],
     if count == 0:
         raise VideoWriteError(f"no frames to write to {path}")
     return count
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write a simulated deal: ``python -m vision.simulator --out deal.avi [--seed N]``.
+
+    Also writes ``<out>.json`` (each card's code and ground truth) and ``<out>.order.txt``
+    (the codes in deal order, one a line).
+    """
+    import argparse
+    import json
+    from dataclasses import asdict
+
+    from shoe.cards import FULL_DECK
+    from vision import corpus, faces
+
+    parser = argparse.ArgumentParser(prog="python -m vision.simulator", description=main.__doc__)
+    parser.add_argument("--out", required=True, help="the video file (.avi, MJPG)")
+    parser.add_argument("--seed", type=int, default=0, help="the shuffle, scene and dealer")
+    parser.add_argument("--deck", default=None, help="an aisleriot deck (default: built-in)")
+    parser.add_argument("--cards", type=int, default=52, help="deal the first N cards")
+    parser.add_argument("--difficulty", default="normal", choices=["easy", "normal", "hard"])
+    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--fast", action="store_true", help="a fast dealer, no pauses")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    order = list(FULL_DECK)
+    rng.shuffle(order)
+    order = order[: args.cards]
+    deck = (corpus.render_deck(args.deck, alpha=True) if args.deck
+            else faces.builtin_deck(alpha=True))
+    shoe = SimulatedShoe([deck[c] for c in order], seed=args.seed, difficulty=args.difficulty,
+                         timing=DealTiming.fast() if args.fast else None)
+    count = write_video(args.out, shoe.frames(args.fps), args.fps)
+    shoe.close()
+    truth = [{"card": card.code, **asdict(t)} for card, t in zip(order, shoe.truth, strict=True)]
+    Path(f"{args.out}.json").write_text(json.dumps({"params": asdict(shoe.params),
+                                                    "cards": truth}, indent=1))
+    Path(f"{args.out}.order.txt").write_text("".join(f"{c.code}\n" for c in order))
+    print(f"{args.out}: {count} frames, {len(order)} cards, {shoe.duration:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

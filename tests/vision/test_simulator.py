@@ -270,3 +270,22 @@ def test_still_camera_shoots_many_faces_under_one_scene(deck_faces: Faces) -> No
     # A face of another size is fitted to the camera's card.
     odd = cv2.resize(faces[cards[1]], (200, 300))
     assert camera.shoot(odd).shape == (480, 640, 3)
+
+
+def test_command_line_writes_a_deal_with_its_truth(tmp_path: Path) -> None:
+    import json
+
+    from vision.simulator import main
+
+    out = tmp_path / "deal.avi"
+    assert main(["--out", str(out), "--seed", "3", "--cards", "3", "--fast"]) == 0
+    data = json.loads(Path(f"{out}.json").read_text())
+    codes = Path(f"{out}.order.txt").read_text().split()
+    assert [c["card"] for c in data["cards"]] == codes and len(codes) == 3
+    assert data["cards"][-1]["leaves_at"] is None
+    capture = cv2.VideoCapture(str(out))
+    try:
+        frames = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    finally:
+        capture.release()
+    assert frames == int(data["cards"][-1]["rest"][1] * 30) + 1
