@@ -53,8 +53,12 @@ def main() -> int:
     def listen() -> None:
         buffer = b""
         while not stop.is_set():
-            if select.select([master], [], [], 0.05)[0]:
+            try:
+                if not select.select([master], [], [], 0.05)[0]:
+                    continue
                 buffer += os.read(master, 4096)
+            except OSError:
+                return  # the pty closed at the end
                 now = time.monotonic()
                 *lines, buffer = buffer.split(b"\n")
                 arrivals.extend((now, line.strip()) for line in lines)
@@ -72,10 +76,13 @@ def main() -> int:
         delivered: dict[float, float] = {}  # frame time on the simulator's clock -> arrival
         read = eyes.camera.read
 
+        seen: dict[str, Any] = {}
+
         def timed_read() -> Any:
             frame = read()
             if frame is not None:
                 delivered[frame.t] = time.monotonic()
+                seen.setdefault("truth", eyes.camera.inner.truth)
             return frame
 
         eyes.camera.read = timed_read
@@ -94,9 +101,10 @@ def main() -> int:
         time.sleep(0.5)
         service.stop()
         thread.join(10)
-        truth = eyes.camera.inner.truth if eyes.camera.inner is not None else None
+        truth = seen.get("truth")
         cards = service.deal.cards
     stop.set()
+    time.sleep(0.1)
     os.close(master)
     os.close(slave)
     if truth is None:
