@@ -58,6 +58,10 @@ class SceneParams:
     blur_sigma: float = 0.6  # defocus, px
     jpeg_quality: int | None = 85  # None: no compression
     skin_bgr: tuple[int, int, int] = (120, 150, 205)
+    # The camera's own processing: tone curve, colour saturation, edge sharpening.
+    gamma: float = 1.0  # 0.8 (flat, lifted shadows) to 1.25 (contrasty)
+    saturation: float = 1.0  # 0.7 to 1.3
+    sharpen: float = 0.0  # 0 (none) to 1 (a cheap webcam's halos)
 
     @classmethod
     def random(cls, rng: np.random.Generator, difficulty: Difficulty = "normal",
@@ -102,6 +106,9 @@ class SceneParams:
             blur_sigma=float(rng.uniform(0.2, 0.3 + 1.2 * k)),
             jpeg_quality=int(rng.integers(95 - int(50 * k), 96)) if rng.random() < 0.8 else None,
             skin_bgr=_SKINS[int(rng.integers(len(_SKINS)))],
+            gamma=float(np.exp(rng.uniform(-0.22, 0.22) * k)),
+            saturation=1.0 + sym(0.3),
+            sharpen=float(rng.uniform(0.3, 1.0)) * k if rng.random() < 0.3 else 0.0,
         )
 
 
@@ -351,7 +358,24 @@ class Scene:
         colour[knuckle] *= 0.85
         mean_light = self.light.reshape(-1, 3).mean(axis=0)
         tw_half = tw // 2
-        return Layer(_to_uint8(colour * mean_light), alpha.astype(np.float32), (tw_half, 0))
+        return Layer(self.develop(_to_uint8(colour * mean_light)), alpha.astype(np.float32),
+                     (tw_half, 0))
+
+    def develop(self, image: np.ndarray) -> np.ndarray:
+        """What the camera's processing does to a BGR image: its tone curve, saturation and
+        sharpening (applied once per card, not per frame)."""
+        p = self.params
+        out = image
+        if abs(p.gamma - 1.0) > 1e-3:
+            lut = (255.0 * (np.arange(256) / 255.0) ** p.gamma + 0.5).astype(np.uint8)
+            out = cv2.LUT(out, lut)
+        if abs(p.saturation - 1.0) > 1e-3:
+            grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            out = cv2.addWeighted(out, p.saturation, grey, 1.0 - p.saturation, 0)
+        if p.sharpen > 0:
+            soft = cv2.GaussianBlur(out, (0, 0), 1.2)
+            out = cv2.addWeighted(out, 1.0 + p.sharpen, soft, -p.sharpen, 0)
+        return out
 
     def composite(self, under: np.ndarray, layer: Layer, visible: np.ndarray) -> np.ndarray:
         """A copy of ``under`` with ``layer`` on it where ``visible`` (uint8 mask) lets it show."""

@@ -100,6 +100,7 @@ class SimulatedShoe:
         params = _lips_capped(params, lip_cap)
         self.params = params
         self.scene = Scene(params, (self.faces[0].shape[1], self.faces[0].shape[0]), rng)
+        self._base = self.scene.develop(self.scene.base)
         self.script = script or DealScript.plan(len(self.faces), rng, timing)
         if len(self.script.cards) != len(self.faces):
             raise ValueError("the script and the faces disagree on the number of cards")
@@ -238,8 +239,9 @@ class SimulatedShoe:
         if truth.upside_down:
             face = np.ascontiguousarray(face[::-1, ::-1])
         layer = scene.card_layer(face, truth.offset_px)
-        layer = Layer(defocus(layer.colour, self.params.blur_sigma), layer.alpha, layer.origin)
-        still = scene.composite(scene.base, layer, scene.window)
+        layer = Layer(scene.develop(defocus(layer.colour, self.params.blur_sigma)), layer.alpha,
+                      layer.origin)
+        still = scene.composite(self._base, layer, scene.window)
         still = defocus(still, self.params.blur_sigma * 0.5)
         still = add_noise(still, self._noise[i % len(self._noise)])
         return _Exposure(jpeg(still, self.params.jpeg_quality), layer.colour,
@@ -295,6 +297,7 @@ class StillCamera:
         self.card_size = (faces[0].shape[1], faces[0].shape[0])
         self.rng = rng
         self.scene = Scene(self.params, self.card_size, rng)
+        self._base = self.scene.develop(self.scene.base)
         self._thumb = self.scene.thumb_sprite()
         # Drawing fresh noise costs more than the rest of a still: draw a few fields once
         # and read each still's from a random row.
@@ -315,8 +318,9 @@ class StillCamera:
         angle = rng.uniform(0, 2 * math.pi)
         offset = (offset_px * math.cos(angle), offset_px * math.sin(angle))
         layer = scene.card_layer(face, offset)
-        layer = Layer(defocus(layer.colour, params.blur_sigma), layer.alpha, layer.origin)
-        frame = scene.composite(scene.base, layer, scene.window)
+        layer = Layer(scene.develop(defocus(layer.colour, params.blur_sigma)), layer.alpha,
+                      layer.origin)
+        frame = scene.composite(self._base, layer, scene.window)
         frame = defocus(frame, params.blur_sigma * 0.5)
         if thumb is not None:
             at = np.array([(thumb.x - 0.5) * _width_mm(face), (thumb.y - 0.5) * 88.9])

@@ -56,6 +56,8 @@ def test_random_params_cover_the_rigs_ranges_and_stay_within_them() -> None:
     assert any(p.jpeg_quality is None for p in many) and min(
         p.jpeg_quality or 100 for p in many) <= 50
     assert max(p.noise_sigma for p in many) > 8
+    assert 0.8 <= min(p.gamma for p in many) < 0.85 and 1.2 < max(p.gamma for p in many) <= 1.25
+    assert any(p.sharpen > 0 for p in many) and any(p.sharpen == 0 for p in many)
 
 
 def _card_outline(scene: Scene) -> np.ndarray:
