@@ -390,12 +390,14 @@ def _tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, in
         support[value] = support.get(value, 0.0) + conf
     ranked = sorted(support.items(), key=lambda item: -item[1])[:2]
     best, best_support = ranked[0]
-    if len(ranked) > 1 and ranked[1][1] * 2 > best_support:
-        return None, 0.0, 0, 0  # no clear leader: abstain
     agree = [c for v, c in named if v == best]
     confidence = sum(agree) / len(named)  # readings naming another card pull it down
     sure_agree = sum(1 for c in agree if c >= ACCEPT_THRESHOLD)
     sure_dissent = sum(1 for v, c in named if v != best and c >= ACCEPT_THRESHOLD)
+    if len(ranked) > 1 and ranked[1][1] * 2 > best_support:
+        runner_up_sure = any(v == ranked[1][0] and c >= ACCEPT_THRESHOLD for v, c in named)
+        if runner_up_sure or not sure_agree:
+            return None, 0.0, 0, 0  # no clear leader: abstain
     return best, confidence, sure_agree, sure_dissent
 
 

@@ -61,6 +61,12 @@ def test_frames_split_between_two_cards_abstain() -> None:
     assert result.rank is None
 
 
+def test_a_sure_leader_over_unsure_dissent_is_offered_but_not_sure() -> None:
+    result = vote([sure(QH, 0.66), sure(QH, 0.86), sure(QS, 1.0), sure(QS, 1.0), sure(QS, 1.0)])
+    assert result.card == QS
+    assert not result.is_sure
+
+
 def test_unsure_frames_stay_unsure_however_many() -> None:
     result = vote([sure(QH, 0.6)] * 6)
     assert result.card == QH
