@@ -159,8 +159,10 @@ class _Undecided:
 class ExposureTracker:
     """Frames in, one :class:`ExposureResult` per exposed card out. Single-threaded.
 
-    ``min_agree`` sure readings settle a card; a card whose frames do not agree gets up to
-    ``max_reads`` readings, ``retry_gap`` frames apart, while it rests (a thumb may lift).
+    ``min_agree`` sure readings, ``first_gap`` frames apart (so that a thumb lingering on the
+    card as it comes to rest is less likely to be under both), settle a card; a card whose
+    frames do not agree gets up to ``max_reads`` readings, ``retry_gap`` frames apart, while
+    it rests (a thumb may lift).
     ``beam_tolerance`` is how far (s) a beam may lie from the motion it belongs to.
     """
 
@@ -173,6 +175,7 @@ class ExposureTracker:
         has_beam: bool = False,
         min_agree: int = 2,
         max_reads: int = 5,
+        first_gap: int = 2,
         retry_gap: int = 3,
         beam_tolerance: float = 0.3,
     ) -> None:
@@ -181,6 +184,7 @@ class ExposureTracker:
         self.has_beam = has_beam
         self.min_agree = min_agree
         self.max_reads = max(max_reads, min_agree)
+        self.first_gap = first_gap
         self.retry_gap = retry_gap
         self.beam_tolerance = beam_tolerance
         self.stats = TrackerStats()
@@ -326,8 +330,8 @@ class ExposureTracker:
             out.append(self._unseen())
 
     def _maybe_read(self, pending: _Pending, frame: np.ndarray) -> None:
-        first_reads = len(pending.readings) < self.min_agree
-        if not first_reads and self._index - pending.last_read < self.retry_gap:
+        gap = self.first_gap if len(pending.readings) < self.min_agree else self.retry_gap
+        if pending.readings and self._index - pending.last_read < gap:
             return
         start = time.perf_counter()
         reading = self.reader.read(frame)
