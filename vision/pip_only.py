@@ -11,10 +11,11 @@ from collections.abc import Mapping
 import cv2
 import numpy as np
 
-from shoe.cards import Card
+from shoe.cards import Card, Rank
 from vision.corpus import on_white
 
-__all__ = ["PIP_ONLY_DECKS", "paint_out_deck", "paint_out_indices"]
+__all__ = ["PIP_ONLY_DECKS", "paint_out_deck", "paint_out_indices", "period_deck",
+           "single_headed"]
 
 #: Decks whose pip-only variant (paint_out_deck) has no index left in any corner
 #: (checked on all 52 cards of each at 200 px). The others keep a few indices (dondorf,
@@ -84,6 +85,59 @@ def paint_out_deck(faces: Mapping[Card, np.ndarray]) -> dict[Card, np.ndarray]:
                                 for own, deck in zip(found[card], deck_boxes, strict=True)],
                          colour)
             for card, face in faces.items()}
+
+
+def period_deck(faces: Mapping[Card, np.ndarray]) -> dict[Card, np.ndarray]:
+    """A "period deck" made from a modern one: no indices (:func:`paint_out_deck`) and, if
+    its court pictures are double-headed, single-headed court cards (:func:`single_headed`).
+    """
+    plain = paint_out_deck(faces)
+    courts = [card for card in plain if card.rank >= Rank.JACK]
+    similar = [s for s in (_mirror_similarity(plain[c]) for c in courts) if s is not None]
+    if not similar or float(np.median(similar)) < 0.75:
+        return plain  # courts drawn otherwise (a big letter, a one-way figure): leave them
+    return {card: single_headed(face) if card in courts else face
+            for card, face in plain.items()}
+
+
+def single_headed(face: np.ndarray) -> np.ndarray:
+    """A double-headed court card made single-headed: the top half of its picture stretched
+    over the whole picture, so the card has an up and a down as period court cards do."""
+    out = face.copy()
+    box = _picture_box(face)
+    if box is None:
+        return out
+    x0, y0, x1, y1 = box
+    top = face[y0: (y0 + y1) // 2, x0:x1]
+    out[y0:y1, x0:x1] = cv2.resize(top, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _picture_box(face: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) of a card's picture, inside its corner margins, or None."""
+    bgr = on_white(face)
+    h, w = bgr.shape[:2]
+    distance = np.abs(bgr.astype(np.int16) - _background(bgr).astype(np.int16)).max(axis=2)
+    ink = distance > 40
+    ink[:, : int(0.1 * w)] = ink[:, w - int(0.1 * w):] = False
+    ink[: int(0.05 * h)] = ink[h - int(0.05 * h):] = False
+    rows, cols = np.flatnonzero(ink.mean(axis=1) > 0.05), np.flatnonzero(ink.mean(axis=0) > 0.05)
+    if rows.size < 0.3 * h or cols.size == 0:
+        return None  # no picture to speak of
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+
+
+def _mirror_similarity(face: np.ndarray) -> float | None:
+    """How alike the picture's top half and its bottom half turned round are (-1..1)."""
+    box = _picture_box(face)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    grey = cv2.cvtColor(on_white(face)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    half = (y1 - y0) // 2
+    a, b = grey[:half], grey[::-1, ::-1][:half]
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
 
 
 def _fits(own: _Box | None, deck: _Box | None) -> bool:

@@ -233,3 +233,28 @@ def test_paint_out_deck_clears_every_corner_even_where_a_court_picture_touches(
         # The pips (and the court picture) further in are untouched.
         middle = np.s_[int(0.25 * h): int(0.75 * h), int(0.2 * w): int(0.8 * w)]
         assert np.array_equal(after[middle], before[middle]), card
+
+
+def test_period_deck_makes_double_headed_courts_single_headed(deck_faces: Faces) -> None:
+    from vision.pip_only import _mirror_similarity, period_deck
+
+    faces = deck_faces("anglo", 200, alpha=True)
+    period, plain = period_deck(faces), paint_out_deck(faces)
+    for card in FULL_DECK:
+        if card.rank < 11:
+            assert np.array_equal(period[card], plain[card]), card
+            continue
+        before, after = _mirror_similarity(plain[card]), _mirror_similarity(period[card])
+        assert before is not None and after is not None
+        assert before > 0.75 and after < before - 0.2, card
+        # Its head is up: the top half of the picture is the original top half, stretched.
+        h = period[card].shape[0]
+        assert not np.array_equal(period[card][h // 2:], plain[card][h // 2:]), card
+
+
+def test_period_deck_leaves_courts_that_are_not_double_headed(deck_faces: Faces) -> None:
+    from vision.pip_only import period_deck
+
+    faces = deck_faces("simplistic", 200, alpha=True)
+    period, plain = period_deck(faces), paint_out_deck(faces)
+    assert all(np.array_equal(period[c], plain[c]) for c in FULL_DECK)
