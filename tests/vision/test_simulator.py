@@ -291,3 +291,17 @@ def test_command_line_writes_a_deal_with_its_truth(tmp_path: Path) -> None:
     finally:
         capture.release()
     assert frames == int(data["cards"][-1]["rest"][1] * 30) + 1
+
+
+def test_building_cards_ahead_on_a_thread_changes_no_frame(deck_faces: Faces) -> None:
+    faces = deck_faces("anglo", 350, alpha=True)
+    deal = [faces[Card.parse(c)] for c in ("9S", "9H", "2D", "KC")]
+    params = SceneParams.random(np.random.default_rng(30), "hard")
+    ahead = SimulatedShoe(deal, seed=30, params=params, timing=DealTiming.fast())
+    inline = SimulatedShoe(deal, seed=30, params=params, timing=DealTiming.fast(),
+                           prefetch=False)
+    try:
+        for t in np.arange(0, ahead.duration, 1 / 15):
+            assert np.array_equal(ahead.frame_at(t), inline.frame_at(t)), t
+    finally:
+        ahead.close()
