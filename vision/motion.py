@@ -331,22 +331,50 @@ def iter_rests(
     """The cards of a video, one :class:`Rest` each, by the same motion rules as the tracker.
 
     A rest that shows no new card (a hand hovering, a flicker) joins the card before it.
+    Each Rest holds up to ``keep`` of its still frames, spread over the whole rest (the
+    first ones may still have the dealer's thumb on the card), in order.
     """
     detector = MotionDetector(window, motion)
     number, start, t_start = -1, 0, 0.0
-    kept: list[np.ndarray] = []
-    index, t = -1, 0.0
+    sampler = _Spread(keep)
+    index, t, last_t = -1, 0.0, 0.0
     for index, (t, frame) in enumerate(frames):
         event = detector.update(t, frame)
         if isinstance(event, RestStarted) and event.new_card:
             if number >= 0:
-                yield Rest(number, start, index - 1, t_start, t, tuple(kept))
-            number, start, t_start, kept = number + 1, index, t, []
-        resting = detector.phase is Phase.RESTING and detector.is_still
-        if number >= 0 and resting and len(kept) < keep:
-            kept.append(frame.copy())
+                yield Rest(number, start, index - 1, t_start, last_t, sampler.take())
+            number, start, t_start = number + 1, index, t
+        if number >= 0 and detector.phase is Phase.RESTING and detector.is_still:
+            sampler.offer(frame)
+        last_t = t
     if number >= 0:
-        yield Rest(number, start, index, t_start, t, tuple(kept))
+        yield Rest(number, start, index, t_start, t, sampler.take())
+
+
+class _Spread:
+    """Keeps about ``keep`` frames spread evenly over a stream of unknown length: every
+    ``stride``-th frame, halving what is kept and doubling the stride when it fills up."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = max(1, keep)
+        self._kept: list[np.ndarray] = []
+        self._stride = 1
+        self._count = 0
+
+    def offer(self, frame: np.ndarray) -> None:
+        if self._count % self._stride == 0:
+            self._kept.append(frame.copy())
+            if len(self._kept) >= 2 * self.keep:
+                self._kept = self._kept[1::2]
+                self._stride *= 2
+        self._count += 1
+
+    def take(self) -> tuple[np.ndarray, ...]:
+        kept, self._kept, self._stride, self._count = self._kept, [], 1, 0
+        if len(kept) > self.keep:
+            picks = np.linspace(len(kept) - 1, 0, self.keep).round().astype(int)[::-1]
+            kept = [kept[i] for i in picks]
+        return tuple(kept)
 
 
 def _card_masks(bright: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

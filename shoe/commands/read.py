@@ -294,7 +294,7 @@ class _Printer:
         for event in events:
             if self.as_json:
                 print(dumps(event), flush=isinstance(event, DeckFinished))
-            elif not isinstance(event, CardFlagged):
+            else:
                 print(describe(event))
 
     def exposure(self, result: ExposureResult, events: list[Event]) -> None:
