@@ -104,8 +104,9 @@ class Service:
     started: float = 0.0
 
     def start(self) -> None:
+        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, NOTIFY_SOCKET=str(self.notify.path), WATCHDOG_USEC="5000000",
-                   PYTHONPATH=str(REPO))
+                   PYTHONPATH=path)
         env.pop("WATCHDOG_PID", None)
         self.started = time.monotonic()
         with open(self.log, "ab") as log:
@@ -115,9 +116,13 @@ class Service:
             )
 
     def wait_ready(self, timeout: float = 60.0) -> float:
-        t = self.notify.wait_for("READY=1", self.started, timeout)
-        if t is None:
-            raise RuntimeError(f"no READY within {timeout} s; see {self.log}")
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while (t := self.notify.wait_for("READY=1", self.started, 0.2)) is None:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                tail = self.log.read_text(errors="replace").splitlines()[-5:]
+                raise RuntimeError(f"no READY (exit status {self.proc.returncode}): "
+                                   + " / ".join(tail))
         return t - self.started
 
     def kill9(self) -> None:
