@@ -357,9 +357,18 @@ class Scene:
         knuckle = np.abs(yy - 2.9 * tip_r) < 0.6
         colour[knuckle] *= 0.85
         mean_light = self.light.reshape(-1, 3).mean(axis=0)
-        tw_half = tw // 2
-        return Layer(self.develop(_to_uint8(colour * mean_light)), alpha.astype(np.float32),
-                     (tw_half, 0))
+        # Its soft shadow on the card, a little down and to the side, under the thumb.
+        pad = int(5 * s)
+        alpha = cv2.copyMakeBorder(alpha.astype(np.float32), pad, 0, pad, pad,
+                                   cv2.BORDER_CONSTANT, value=0)
+        colour = cv2.copyMakeBorder(colour, pad, 0, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        shift = np.array([[1, 0, 2.0 * s], [0, 1, 1.5 * s]], np.float32)
+        shadow = cv2.warpAffine(alpha, shift, alpha.shape[::-1])
+        shadow = 0.45 * cv2.GaussianBlur(shadow, (0, 0), 1.5 * s)
+        combined = alpha + (1 - alpha) * shadow
+        colour = colour * (alpha / np.maximum(combined, 1e-6))[:, :, None]
+        return Layer(self.develop(_to_uint8(colour * mean_light)), combined.astype(np.float32),
+                     (tw // 2 + pad, pad))
 
     def develop(self, image: np.ndarray) -> np.ndarray:
         """What the camera's processing does to a BGR image: its tone curve, saturation and
