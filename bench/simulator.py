@@ -67,18 +67,29 @@ def main() -> None:
     setup = time.perf_counter() - t0
     times: list[float] = []
     builds: list[float] = []
+    cpu: list[float] = []
     n = int(shoe.duration * 30) + 1
     for k in range(n):
         built_before = shoe.layers_built
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         shoe.frame_at(k / 30)
         dt = (time.perf_counter() - t0) * 1000
+        cpu.append((time.thread_time() - c0) * 1000)
         (builds if shoe.layers_built > built_before else times).append(dt)
+    shoe.close()
     every = sorted(times + builds)
     print(f"SimulatedShoe setup: {setup * 1000:.0f} ms; {n} frames, {args.cards} cards, "
           f"{args.difficulty}")
-    print(f"ms/frame over the deal: mean {statistics.fmean(every):.2f}, "
+    print(f"ms/frame over the deal (wall): mean {statistics.fmean(every):.2f}, "
           f"median {statistics.median(every):.2f}, p95 {every[int(0.95 * len(every))]:.2f}")
+    print(f"  CPU ms/frame of the rendering thread (less sensitive to a busy machine): "
+          f"mean {statistics.fmean(cpu):.2f}, median {statistics.median(cpu):.2f}")
+    resting = [any(c.rest[0] <= k / 30 < c.rest[1] for c in shoe.truth) for k in range(n)]
+    rest_cpu = [c for c, r in zip(cpu, resting, strict=True) if r]
+    moving_cpu = [c for c, r in zip(cpu, resting, strict=True) if not r]
+    print(f"  CPU ms/frame at rest {statistics.fmean(rest_cpu):.2f} ({len(rest_cpu)} frames), "
+          f"with the thumb or a moving card {statistics.fmean(moving_cpu):.2f} "
+          f"({len(moving_cpu)} frames)")
     print(f"  frames without a layer build: mean {statistics.fmean(times):.2f}, "
           f"p95 {sorted(times)[int(0.95 * len(times))]:.2f}")
     print(f"  frames that build a card's layers ({len(builds)}): "
