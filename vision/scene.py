@@ -29,7 +29,8 @@ class SceneParams:
     """One session's camera, box and light, within RIG.md's ranges.
 
     Angles in degrees, lengths on the box in mm, ``card_height_frac`` is the card's
-    projected height over the frame's height.
+    projected height over the frame's height. ``upside_down`` is for stills; a simulated
+    deal turns each card as its :class:`~vision.dealscript.DealScript` says.
     """
 
     frame_size: tuple[int, int] = (640, 480)
