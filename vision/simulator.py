@@ -179,14 +179,15 @@ class SimulatedShoe:
         truth = self.script.cards[i]
         assert truth.slide is not None
         s0, s1 = truth.slide
-        u = _ease((t - s0) / max(1e-6, s1 - s0))
+        lin = min(1.0, max(0.0, (t - s0) / max(1e-6, s1 - s0)))
         w_mm = _width_mm(self.faces[i])
-        travel = u * (w_mm + 6.0)
+        travel = _ease(lin) * (w_mm + 6.0)
         under = self._exposure(i + 1).still.copy()
         moving = self._exposure(i)
         shift = travel * self.scene.slide_vector()
-        speed = (w_mm + 6.0) * 1.5 / max(1e-6, s1 - s0) / 30.0  # mm per frame at 30 fps, peak
-        blur = int(min(40, speed * float(np.hypot(*self.scene.slide_vector())) * 0.5))
+        # The smear is the distance moved while the shutter is open (1/60 s).
+        speed_mm_s = 6 * lin * (1 - lin) * (w_mm + 6.0) / max(1e-6, s1 - s0)
+        blur = int(min(40, speed_mm_s / 60.0 * float(np.hypot(*self.scene.slide_vector()))))
         paste_moving(under, moving.colour, moving.mask, moving.origin, shift, blur,
                      self._slide_visible)
         self._draw_thumb(under, self._thumb_home(i) + np.array([self._slot_sign() * min(
