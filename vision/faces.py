@@ -11,13 +11,14 @@ framed letter for the court cards. Red hearts and diamonds, black spades and clu
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, Suit
 
-__all__ = ["CARD_ASPECT", "builtin_deck", "builtin_face"]
+__all__ = ["CARD_ASPECT", "FaceStyle", "builtin_deck", "builtin_face"]
 
 #: Width over height of a standard (poker) card, 63.5 × 88.9 mm.
 CARD_ASPECT = 63.5 / 88.9
@@ -45,35 +46,79 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
-def builtin_face(card: Card, height: int = 350, *, alpha: bool = False) -> np.ndarray:
+_FONTS = (cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+
+
+@dataclass(frozen=True, slots=True)
+class FaceStyle:
+    """A card design: the default is the built-in deck; :meth:`random` draws other designs
+    (typeface, index size and place, pip size, card and ink colours, corner radius) to try
+    a reader on designs that are in no package."""
+
+    font: int = cv2.FONT_HERSHEY_DUPLEX
+    italic: bool = False
+    weight: float = 1.0  # stroke thickness, relative
+    index_height: float = 0.085  # of the card's height
+    index_x: float = 0.055  # left edge of the index, of the card's width
+    index_y: float = 0.035  # top of the index, of the card's height
+    index_suit: float = 0.105  # the small suit's size, of the card's width
+    pip: float = 0.16  # a pip's size, of the card's width
+    paper: tuple[int, int, int] = (255, 255, 255)
+    red: tuple[int, int, int] = _RED
+    black: tuple[int, int, int] = _BLACK
+    corner: float = 0.055  # corner radius, of the card's width
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> FaceStyle:
+        paper = int(rng.integers(225, 256))
+        return cls(
+            font=_FONTS[int(rng.integers(len(_FONTS)))],
+            italic=bool(rng.random() < 0.2),
+            weight=float(rng.uniform(0.4, 1.3)),
+            index_height=float(rng.uniform(0.07, 0.11)),
+            index_x=float(rng.uniform(0.05, 0.08)),
+            index_y=float(rng.uniform(0.025, 0.05)),
+            index_suit=float(rng.uniform(0.08, 0.12)),
+            pip=float(rng.uniform(0.13, 0.18)),
+            paper=(paper - int(rng.integers(0, 20)), paper - int(rng.integers(0, 8)), paper),
+            red=(int(rng.integers(0, 60)), int(rng.integers(0, 50)), int(rng.integers(160, 235))),
+            black=(int(rng.integers(0, 70)),) * 2 + (int(rng.integers(0, 50)),),
+            corner=float(rng.uniform(0.03, 0.08)),
+        )
+
+
+def builtin_face(card: Card, height: int = 350, *, alpha: bool = False,
+                 style: FaceStyle | None = None) -> np.ndarray:
     """The built-in face of ``card``: BGR on white, or BGRA with ``alpha=True``."""
-    return _face(card, height, alpha).copy()
+    return _face(card, height, alpha, style or FaceStyle()).copy()
 
 
-def builtin_deck(height: int = 350, *, alpha: bool = False) -> dict[Card, np.ndarray]:
-    """All 52 built-in faces."""
-    return {card: builtin_face(card, height, alpha=alpha) for card in FULL_DECK}
+def builtin_deck(height: int = 350, *, alpha: bool = False,
+                 style: FaceStyle | None = None) -> dict[Card, np.ndarray]:
+    """All 52 built-in faces (in another design with ``style``)."""
+    return {card: builtin_face(card, height, alpha=alpha, style=style) for card in FULL_DECK}
 
 
 @functools.lru_cache(maxsize=128)
-def _face(card: Card, height: int, alpha: bool) -> np.ndarray:
+def _face(card: Card, height: int, alpha: bool, style: FaceStyle) -> np.ndarray:
     if height < 40:
         raise ValueError(f"card height too small: {height}")
     s = _SUPERSAMPLE
     h = height * s
     w = round(height * CARD_ASPECT) * s
-    colour = _RED if card.is_red else _BLACK
-    canvas = np.full((h, w, 3), 255, np.uint8)
+    colour = style.red if card.is_red else style.black
+    canvas = np.full((h, w, 3), style.paper, np.uint8)
     # The index, drawn in the top half; turning the top half round gives the bottom one.
-    _draw_index(canvas, card, colour)
+    _draw_index(canvas, card, colour, style)
     rank = int(card.rank)
     if rank <= 10:
-        pip = round((0.34 if rank == 1 else 0.16) * w)
+        pip = round((0.34 if rank == 1 else style.pip) * w)
         for x, y in _PIPS[rank]:
             _stamp(canvas, _suit_mask(card.suit, pip), (x * w, y * h), colour, flip=y > 0.5)
     else:
-        _draw_court(canvas, card, colour)
-    mask = _rounded_mask(h, w, radius=round(0.055 * w))
+        _draw_court(canvas, card, colour, style)
+    mask = _rounded_mask(h, w, radius=round(style.corner * w))
     # A thin grey edge, as printed cards have.
     inner = cv2.erode(mask, np.ones((2 * s + 1, 2 * s + 1), np.uint8),
                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
@@ -88,12 +133,14 @@ def _face(card: Card, height: int, alpha: bool) -> np.ndarray:
     return (small.astype(np.float32) * a + 255 * (1 - a) + 0.5).astype(np.uint8)
 
 
-def _draw_index(canvas: np.ndarray, card: Card, colour: tuple[int, int, int]) -> None:
+def _draw_index(canvas: np.ndarray, card: Card, colour: tuple[int, int, int],
+                style: FaceStyle) -> None:
     h, w = canvas.shape[:2]
-    box_w, box_h = round(0.13 * w), round(0.085 * h)
-    x0, y0 = round(0.055 * w), round(0.035 * h)
-    text = _text_patch(card.rank.code, box_w, box_h)
-    pip = round(0.105 * w)
+    box_h = round(style.index_height * h)
+    box_w = round(box_h * 1.1)
+    x0, y0 = round(style.index_x * w), round(style.index_y * h)
+    text = _text_patch(card.rank.code, box_w, box_h, style)
+    pip = round(style.index_suit * w)
     for flip in (False, True):
         view = canvas[::-1, ::-1] if flip else canvas
         region = view[y0: y0 + box_h, x0: x0 + box_w]
@@ -102,7 +149,8 @@ def _draw_index(canvas: np.ndarray, card: Card, colour: tuple[int, int, int]) ->
         _stamp(view, _suit_mask(card.suit, pip), centre, colour, flip=False)
 
 
-def _draw_court(canvas: np.ndarray, card: Card, colour: tuple[int, int, int]) -> None:
+def _draw_court(canvas: np.ndarray, card: Card, colour: tuple[int, int, int],
+                style: FaceStyle) -> None:
     h, w = canvas.shape[:2]
     x0, y0, x1, y1 = round(0.22 * w), round(0.13 * h), round(0.78 * w), round(0.87 * h)
     cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, max(2, w // 90), cv2.LINE_AA)
@@ -110,7 +158,7 @@ def _draw_court(canvas: np.ndarray, card: Card, colour: tuple[int, int, int]) ->
     cv2.rectangle(canvas, (x0 + inner, y0 + inner), (x1 - inner, y1 - inner), (60, 170, 215),
                   max(1, w // 150), cv2.LINE_AA)
     # Double-headed: the letter and a pip in the top half, and turned round in the bottom.
-    letter = _text_patch(card.rank.code, round(0.3 * w), round(0.24 * h))
+    letter = _text_patch(card.rank.code, round(0.3 * w), round(0.24 * h), style)
     pip = round(0.17 * w)
     for flip in (False, True):
         view = canvas[::-1, ::-1] if flip else canvas
@@ -121,10 +169,10 @@ def _draw_court(canvas: np.ndarray, card: Card, colour: tuple[int, int, int]) ->
     cv2.line(canvas, (x0 + inner, h // 2), (x1 - inner, h // 2), colour, max(1, w // 200))
 
 
-def _text_patch(text: str, width: int, height: int) -> np.ndarray:
-    """``text`` in a bold sans face, stretched to fill width × height (uint8 mask)."""
-    font, scale = cv2.FONT_HERSHEY_DUPLEX, 4.0
-    thickness = 9 if len(text) == 1 else 8
+def _text_patch(text: str, width: int, height: int, style: FaceStyle) -> np.ndarray:
+    """``text`` in the style's typeface, fitted to height × at most width (uint8 mask)."""
+    font, scale = style.font | (cv2.FONT_ITALIC if style.italic else 0), 4.0
+    thickness = max(2, round((9 if len(text) == 1 else 8) * style.weight))
     (tw, th), _base = cv2.getTextSize(text, font, scale, thickness)
     patch = np.zeros((th + 2 * thickness, tw + 2 * thickness), np.uint8)
     cv2.putText(patch, text, (thickness, th + thickness), font, scale, 255, thickness,

@@ -81,3 +81,21 @@ def test_lips_of_three_millimetres_leave_the_indices_visible() -> None:
     # 3 mm of a 63.5 mm card is 4.7 % of its width.
     for code in ("10H", "QC", "AS"):
         assert index_margin(builtin_face(Card.parse(code), 350)) > 3 / 63.5
+
+
+def test_random_styles_are_other_designs_of_the_same_cards() -> None:
+    from vision.faces import FaceStyle
+
+    rng = np.random.default_rng(0)
+    styles = [FaceStyle.random(rng) for _ in range(3)]
+    assert len(set(styles)) == 3
+    plain = builtin_face(Card.parse("KH"), 200)
+    for style in styles:
+        deck = builtin_deck(120, style=style)
+        small = {cv2.resize(f, (30, 42), interpolation=cv2.INTER_AREA).tobytes()
+                 for f in deck.values()}
+        assert len(small) == 52
+        face = builtin_face(Card.parse("KH"), 200, style=style)
+        assert face.shape == plain.shape and not np.array_equal(face, plain)
+        assert _red(face).mean() > 0.01
+        assert index_margin(face) > 3 / 63.5  # lips of 3 mm leave the index alone
