@@ -320,13 +320,15 @@ class DisplayOutput:
         self.writer = writer
 
     def update(self, state: ShoeState) -> None:
-        from hardware.display import Screen
+        from hardware.display import Screen, screen_for_batch
 
         if state.alert is not None:
             self.writer.show(Screen(state.alert, ALERT_HINTS.get(state.alert, "")))
-            return
-        for event in state.new:
-            self.writer.show(event)
+        elif self.writer.model.keeps_log:  # the $PFARO stream: a sentence for every event
+            for event in state.new:
+                self.writer.show(event)
+        elif state.new:  # a screen: one for the whole batch, so none flashes past unseen
+            self.writer.show(screen_for_batch(state.new))
 
     def close(self) -> None:
         self.writer.close()

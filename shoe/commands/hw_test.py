@@ -109,7 +109,7 @@ def _keeper(config: Any, step: float, pin_factory: Any) -> str:
 
 
 def _display(config: Any) -> str:
-    from hardware.display import test_pattern
+    from hardware.display import pattern_screens
     from shoe import compose
 
     writers = compose.build_display(config)
@@ -119,7 +119,7 @@ def _display(config: Any) -> str:
             if not writer.wait_connected(3.0):
                 raise RuntimeError(f"{writer.url}: cannot open the port "
                                    f"({writer.status.last_error or 'not there'})")
-            for screen in test_pattern():
+            for screen in pattern_screens():
                 writer.show(screen)
             if not writer.wait_idle(5.0):
                 raise RuntimeError(f"{writer.url}: the test pattern was not written in 5 s")
