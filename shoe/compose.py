@@ -165,9 +165,9 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
 def build_reader(config: Config) -> Any:
     """The deck profile's reader when the config names one, else the zero-shot reader."""
     if config.profile:
-        from vision.profile import load_profile_reader
+        from vision.profile import DeckProfile, ProfileReader
 
-        return load_profile_reader(config.profile)
+        return ProfileReader(DeckProfile.load(config.profile))
     from vision.reader import CornerReader
 
     return CornerReader()
@@ -253,19 +253,15 @@ def build_keeper(config: Config, pin_factory: Any = None) -> Any:
     if k.driver == "none":
         return None
     if k.driver == "servo":
-        from hardware.servos import ServoBead, ServoCalibration
+        from hardware.servos import ServoBead
 
-        calibrations = [
-            ServoCalibration(k.pulse_us[0], k.pulse_us[1], k.trim_us[i] if k.trim_us else
-                             (0.0,) * 5)
-            for i in range(13)
-        ]
-        return ServoBead.on_gpio(k.pins, calibrations, per_step=k.per_step,
+        return ServoBead.on_gpio(k.pins, _calibrations(k), per_step=k.per_step,
                                  interval=k.interval, pin_factory=pin_factory)
     if k.driver == "pca9685":
         from hardware.pca9685 import pca9685_bead
 
-        return pca9685_bead(k)
+        return pca9685_bead(k.channels, _calibrations(k), address=k.i2c_address,
+                            per_step=k.per_step, interval=k.interval)
     if k.driver == "shift-register":
         from hardware.leds import ShiftRegisterLeds
 
@@ -275,9 +271,21 @@ def build_keeper(config: Config, pin_factory: Any = None) -> Any:
         from hardware.leds import RankLeds
 
         return RankLeds(k.pins, pin_factory=pin_factory)
+    if k.driver == "ws2812":
+        from hardware.ws2812 import Ws2812Strip
+
+        return Ws2812Strip(brightness=k.brightness)
     from hardware.terminal import TerminalCase
 
     return TerminalCase()
+
+
+def _calibrations(k: Any) -> list[Any]:
+    """One servo calibration per rank, ace first, from the config's pulse range and trims."""
+    from hardware.servos import ServoCalibration
+
+    return [ServoCalibration(k.pulse_us[0], k.pulse_us[1],
+                             k.trim_us[i] if k.trim_us else (0.0,) * 5) for i in range(13)]
 
 
 class KeeperOutput:

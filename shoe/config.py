@@ -40,7 +40,7 @@ DEFAULT_CONFIG_PATH = Path("/etc/faro-shoe/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/faro-shoe")
 
 CAMERA_SOURCES = ("sim", "picamera2", "v4l2", "file", "images")
-KEEPER_DRIVERS = ("servo", "pca9685", "shift-register", "ledboard", "terminal", "none")
+KEEPER_DRIVERS = ("servo", "pca9685", "shift-register", "ledboard", "ws2812", "terminal", "none")
 DISPLAY_MODELS = ("cd5220", "escpos", "serlcd", "matrix-orbital", "pfaro", "none")
 BUTTON_NAMES = ("new_deck", "undo", "confirm", "close_box", "void", "break_beam")
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
@@ -95,6 +95,7 @@ class KeeperConfig:
     clock: Pin = 11
     latch: Pin = 8
     two_colour: bool = False
+    brightness: float = 0.3  # ws2812: 0-1 of full white
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +252,7 @@ def _keeper(t: _Table) -> KeeperConfig:
         clock=t.pin("clock", 11),
         latch=t.pin("latch", 8),
         two_colour=t.flag("two_colour", False),
+        brightness=t.number("brightness", 0.3, 0.01, 1.0),
     )
     t.done()
     return keeper
