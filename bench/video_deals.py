@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/video_deals.py             # 8 deals of 52 cards
     .venv/bin/python bench/video_deals.py --quick     # 4 deals of 16 cards
+    .venv/bin/python bench/video_deals.py --learned   # each deck learned first, then read
 
 Each deal is a seeded shuffle of a dev or a held-out deck, dealt by the camera-in-box
 simulator (RIG.md's conditions, "normal" and "hard" sessions) by a fast or a slow dealer,
@@ -13,6 +14,9 @@ zero-shot reader, and each exposure is matched to the simulator's ground truth b
 - right / flagged / wrong: the card recorded for the exposure (null counts as flagged);
 - missed: a card dealt that no exposure matched; doubled: one matched by two or more.
 
+With --learned, each deck is first learned from a simulated pass in a known order under the
+same camera and light (what `faro-shoe learn --video` does), and read with its profile.
+
 Change detection and the whole pipeline (decoding, motion, reads, deal) are timed per frame
 on one core (cv2.setNumThreads(1)); peak memory is the ru_maxrss of one `faro-shoe read`
 subprocess on the first deal. Figures are of this machine under whatever else runs on it.
@@ -21,7 +25,6 @@ subprocess on the first deal. Figures are of this machine under whatever else ru
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -42,13 +45,17 @@ from shoe.commands.read import (
 )
 from shoe.settings import Settings
 from vision.corpus import DEV_DECKS, HELD_OUT_DECKS, render_deck
-from vision.exposures import ExposureTracker
+from vision.exposures import ExposureTracker, iter_rests
+from vision.learn import learn_profile
+from vision.scene import SceneParams
 from vision.simulator import CardTruth, DealTiming, SimulatedShoe, write_video
 
 FPS = 30.0
 FAST = DealTiming.fast()
 #: A slow table: rests of one to three seconds and now and then a pause for bets.
 SLOW = DealTiming(rest_s=(1.0, 3.0), long_pause_p=0.04, long_pause_s=(5.0, 15.0))
+#: The learning pass: the user lays each card down and lets it rest a moment.
+LEARNING = DealTiming(rest_s=(0.6, 1.0), long_pause_p=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,16 +98,40 @@ def plans(count: int, seed: int) -> list[Plan]:
     return out
 
 
+def scene_of(plan: Plan) -> SceneParams:
+    """The rig's camera and light for this deal (the learning pass, if any, shares it)."""
+    rng = np.random.default_rng(plan.seed)
+    return SceneParams.random(rng, plan.difficulty)  # type: ignore[arg-type]
+
+
 def deal_video(plan: Plan, n_cards: int, folder: Path) -> tuple[Path, list[Card],
                                                                 tuple[CardTruth, ...]]:
     faces = render_deck(plan.deck, 350, alpha=True)
     cards = shuffled_deck(plan.seed)[:n_cards]
-    shoe = SimulatedShoe([faces[c] for c in cards], seed=plan.seed,
-                         timing=FAST if plan.fast else SLOW,
-                         difficulty=plan.difficulty)  # type: ignore[arg-type]
+    shoe = SimulatedShoe([faces[c] for c in cards], seed=plan.seed, params=scene_of(plan),
+                         timing=FAST if plan.fast else SLOW)
     path = folder / f"deal{plan.number}.avi"
     write_video(path, shoe.frames(FPS), FPS)
     return path, cards, shoe.truth
+
+
+def learned_profile(plan: Plan, folder: Path) -> str:
+    """Learn the deck as a user would: one pass in a known order, recorded, then learned
+    from its rests (what `faro-shoe learn --video` does). Returns the profile's path."""
+    faces = render_deck(plan.deck, 350, alpha=True)
+    order = shuffled_deck(plan.seed + 500)
+    shoe = SimulatedShoe([faces[c] for c in order], seed=plan.seed + 500,
+                         params=scene_of(plan), timing=LEARNING)
+    video = folder / f"pass{plan.number}.avi"
+    write_video(video, shoe.frames(FPS), FPS)
+    rests = [r for r in iter_rests(open_video(video)) if r.frames]
+    if len(rests) != len(order):
+        raise SystemExit(f"deal {plan.number}: {len(rests)} rests in the learning pass, not 52")
+    outcome = learn_profile(zip(order, (list(r.frames) for r in rests), strict=True),
+                            name=plan.deck)
+    path = folder / f"deck{plan.number}.faro-profile"
+    outcome.profile.save(path)
+    return str(path)
 
 
 def score(plan: Plan, record: DealRecord, cards: list[Card], truth: tuple[CardTruth, ...],
@@ -135,8 +166,9 @@ def score(plan: Plan, record: DealRecord, cards: list[Card], truth: tuple[CardTr
     )
 
 
-def run_deal(plan: Plan, n_cards: int, folder: Path, profile: str | None) -> tuple[Outcome, Path,
-                                                                                  Path | None]:
+def run_deal(plan: Plan, n_cards: int, folder: Path, learned: bool
+             ) -> tuple[Outcome, Path, Path | None, str | None]:
+    profile = learned_profile(plan, folder) if learned else None
     video, cards, truth = deal_video(plan, n_cards, folder)
     beams = [c.leaves_at for c in truth if c.leaves_at is not None] if plan.beam else []
     beam_file = None
@@ -148,19 +180,32 @@ def run_deal(plan: Plan, n_cards: int, folder: Path, profile: str | None) -> tup
     start = time.perf_counter()
     record = read_video(open_video(video), tracker, Settings(), beams)
     seconds = time.perf_counter() - start
-    return score(plan, record, cards, truth, tracker.stats.frames, seconds), video, beam_file
+    outcome = score(plan, record, cards, truth, tracker.stats.frames, seconds)
+    return outcome, video, beam_file, profile
+
+
+#: Runs a command and prints its peak resident memory. The command is started from this
+#: small process, not from the benchmark: a child's ru_maxrss counts the memory it had
+#: before exec, which for a fork of the benchmark is the benchmark's own.
+_MEASURE = (
+    "import os, subprocess, sys\n"
+    "child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, "
+    "stderr=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n"
+)
 
 
 def peak_memory(video: Path, beam_file: Path | None, profile: str | None) -> tuple[float, int]:
-    """ru_maxrss (MB) and exit status of one `faro-shoe read --json` subprocess."""
+    """ru_maxrss (MB) and exit status of one `faro-shoe read --json` process."""
     command = [sys.executable, "-m", "shoe.cli", "read", str(video), "--json"]
     if beam_file is not None:
         command += ["--beam", str(beam_file)]
     if profile:
         command += ["--profile", profile]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    return usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    out = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return int(out[0]) / 1024, int(out[1])
 
 
 def table(outcomes: list[Outcome]) -> str:
@@ -185,7 +230,9 @@ def main() -> int:
     parser.add_argument("--deals", type=int, help="how many deals (default 8, quick 4)")
     parser.add_argument("--cards", type=int, help="cards per deal (default 52, quick 16)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--profile", help="a deck profile for every deal (default: zero-shot)")
+    parser.add_argument("--learned", action="store_true",
+                        help="learn each deck first from a simulated pass, and read with "
+                             "its profile (default: the zero-shot reader)")
     parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
     args = parser.parse_args()
     deals = args.deals or (4 if args.quick else 8)
@@ -193,19 +240,19 @@ def main() -> int:
     quiet_video_decoder()
     cv2.setNumThreads(1)
     outcomes: list[Outcome] = []
-    first: tuple[Path, Path | None] | None = None
+    first: tuple[Path, Path | None, str | None] | None = None
     with tempfile.TemporaryDirectory(prefix="faro-video-deals-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for plan in plans(deals, args.seed):
-            outcome, video, beam_file = run_deal(plan, n_cards, folder, args.profile)
+            outcome, video, beam_file, profile = run_deal(plan, n_cards, folder, args.learned)
             outcomes.append(outcome)
-            first = first or (video, beam_file)
+            first = first or (video, beam_file, profile)
             print(f"deal {plan.number}: {outcome.right} right, {outcome.flagged} flagged, "
                   f"{outcome.wrong} wrong, {outcome.missed} missed, {outcome.doubled} doubled",
                   file=sys.stderr, flush=True)
         assert first is not None
-        rss_mb, status = peak_memory(*first, args.profile)
+        rss_mb, status = peak_memory(*first)
     print(table(outcomes))
     total = {k: sum(getattr(o, k) for o in outcomes)
              for k in ("cards", "right", "flagged", "wrong", "missed", "doubled")}
@@ -215,6 +262,8 @@ def main() -> int:
           f"{total['doubled']} doubled exposures.")
     motion = np.mean([o.motion_ms for o in outcomes])
     pipeline = np.mean([o.pipeline_ms for o in outcomes])
+    reader = "learned profiles" if args.learned else "the zero-shot reader"
+    print(f"Reader: {reader}.")
     print(f"Change detection {motion:.2f} ms/frame, whole pipeline {pipeline:.2f} ms/frame "
           f"(one core, 640×480; this machine, shared).")
     print(f"Peak memory of `faro-shoe read` on deal 0: {rss_mb:.0f} MB (exit status {status}).")

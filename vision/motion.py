@@ -156,8 +156,10 @@ MotionEvent = RestStarted | RestEnded
 class MotionSettings:
     """The detector's thresholds. Shares are of the window's pixels, levels of its white.
 
-    ``pixel_level``: a pixel changed when it moved by this share of the mean brightness (or
-    by ``noise_factor`` times the measured noise, if that is more).
+    ``pixel_level``: a pixel changed when it moved by this share of the white (or by
+    ``noise_factor`` times the measured noise, if that is more). ``learn_window``: find the
+    card at the first rest and watch only its window (a window given to the detector is
+    kept if none is found).
     """
 
     small_height: int = 48
@@ -182,7 +184,9 @@ class MotionDetector:
         self.phase = Phase.MOVING
         self.motion = 1.0  # share changed since the previous frame
         self.drift = 0.0  # share changed since the rest's reference
-        self._learn = window is None and self.settings.learn_window
+        # A given window (a deck profile's) is a hint: the camera may have moved since, so
+        # the card found at the first rest wins; set learn_window=False to keep it fixed.
+        self._learn = self.settings.learn_window
         self._index = -1
         self._prev: np.ndarray | None = None
         self._ref: np.ndarray | None = None  # the present rest's look
