@@ -259,11 +259,14 @@ class MotionDetector:
                 self.window = window
                 small = self._prev = self._shrink(frame)
         sweep = _sweep(self._swept) if self._swept is not None else 1.0
-        if self._last_rest is not None and self._last_rest.shape == small.shape:
+        if self._last_rest is None:
+            face_change, new_card = 1.0, True  # the first card
+        elif self._last_rest.shape == small.shape:
             face_change = _face_change(self._changed(small, self._last_rest))
             new_card = sweep >= s.sweep_share or face_change >= s.face_share
         else:
-            face_change, new_card = 1.0, True
+            face_change = 0.0  # the window was found just now: only the sweep can tell
+            new_card = sweep >= s.sweep_share
         self.phase = Phase.RESTING
         self._ref = small.copy()
         self._swept = None
