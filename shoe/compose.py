@@ -16,13 +16,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from shoe.config import Config, ConfigError
-from shoe.control import ControlServer
+from shoe.control import ControlServer, Inbox
 from shoe.deal import Deal
 from shoe.describe import describe
 from shoe.service import (
     CameraTroubleError,
     Exposure,
-    Inbox,
     Latest,
     Output,
     Parts,

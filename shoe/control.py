@@ -6,7 +6,8 @@ sends one JSON line ``{"op": "correct", "card": "QH"}``, the service answers one
 ``{"ok": true, "message": "…", "state": {…}}`` or ``{"ok": false, "error": "…", "kind": …}``.
 
 The server side never blocks the service for long: the loop selects on :attr:`ControlServer
-.fileno` and calls :meth:`ControlServer.serve_one` when a client is waiting.
+.fileno` and calls :meth:`ControlServer.serve_one` when a client is waiting. Buttons (from
+gpiozero's threads) and signal handlers reach the loop through an :class:`Inbox`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import json
 import logging
 import os
+import queue
 import socket
 import stat
 from collections.abc import Callable
@@ -28,6 +30,7 @@ __all__ = [
     "BadRequestError",
     "ControlError",
     "ControlServer",
+    "Inbox",
     "Reply",
     "ServiceRefusedError",
     "request",
@@ -174,3 +177,43 @@ def _remove_stale(path: Path) -> None:
             path.unlink()
             return
     raise ControlError(f"{path}: another faro-shoe service is already running")
+
+
+class Inbox:
+    """Work for the loop from other threads and from signal handlers, behind one fd."""
+
+    def __init__(self) -> None:
+        self._read, self._write = socket.socketpair()
+        self._read.setblocking(False)
+        self._write.setblocking(False)
+        self._ops: queue.SimpleQueue[tuple[str, dict[str, Any]]] = queue.SimpleQueue()
+
+    def fileno(self) -> int:
+        return self._read.fileno()
+
+    def post(self, op: str, **args: Any) -> None:
+        """From any thread (a button's callback): ask the loop to do ``op``."""
+        self._ops.put((op, args))
+        self._wake(b"\0")
+
+    def signal(self, signum: int, _frame: object = None) -> None:
+        """A signal handler: only a byte to the socketpair, nothing that takes a lock."""
+        self._wake(bytes([signum]))
+
+    def drain(self) -> tuple[list[int], list[tuple[str, dict[str, Any]]]]:
+        signals: list[int] = []
+        with contextlib.suppress(BlockingIOError):
+            while data := self._read.recv(256):
+                signals.extend(b for b in data if b)
+        ops = []
+        while not self._ops.empty():
+            ops.append(self._ops.get_nowait())
+        return signals, ops
+
+    def close(self) -> None:
+        self._read.close()
+        self._write.close()
+
+    def _wake(self, byte: bytes) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            self._write.send(byte)

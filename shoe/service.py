@@ -17,7 +17,6 @@ import logging
 import queue
 import selectors
 import signal
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from casekeeper import Case
 from shoe import journal as journal_module
 from shoe.cards import Card, FaroError
 from shoe.config import Config
-from shoe.control import ControlServer, Reply
+from shoe.control import ControlServer, Inbox, Reply
 from shoe.deal import Deal, DealStateError, Flag, IllegalCorrectionError
 from shoe.describe import describe
 from shoe.events import DeckStarted, Event, to_json
@@ -39,7 +38,6 @@ __all__ = [
     "CameraTroubleError",
     "Exposure",
     "Eyes",
-    "Inbox",
     "Latest",
     "Notifier",
     "Output",
@@ -169,46 +167,6 @@ class Latest(Generic[T]):
                 self._show(value)
             except Exception:  # a device failing must not stop later updates
                 log.exception("%s failed", self._thread.name)
-
-
-class Inbox:
-    """Work for the loop from other threads and from signal handlers, behind one fd."""
-
-    def __init__(self) -> None:
-        self._read, self._write = socket.socketpair()
-        self._read.setblocking(False)
-        self._write.setblocking(False)
-        self._ops: queue.SimpleQueue[tuple[str, dict[str, Any]]] = queue.SimpleQueue()
-
-    def fileno(self) -> int:
-        return self._read.fileno()
-
-    def post(self, op: str, **args: Any) -> None:
-        """From any thread (a button's callback): ask the loop to do ``op``."""
-        self._ops.put((op, args))
-        self._wake(b"\0")
-
-    def signal(self, signum: int, _frame: object = None) -> None:
-        """A signal handler: only a byte to the socketpair, nothing that takes a lock."""
-        self._wake(bytes([signum]))
-
-    def drain(self) -> tuple[list[int], list[tuple[str, dict[str, Any]]]]:
-        signals: list[int] = []
-        with contextlib.suppress(BlockingIOError):
-            while data := self._read.recv(256):
-                signals.extend(b for b in data if b)
-        ops = []
-        while not self._ops.empty():
-            ops.append(self._ops.get_nowait())
-        return signals, ops
-
-    def close(self) -> None:
-        self._read.close()
-        self._write.close()
-
-    def _wake(self, byte: bytes) -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
-            self._write.send(byte)
 
 
 def open_deal(config: Config) -> tuple[Journal, Deal]:

@@ -132,7 +132,7 @@ def _display(config: Any) -> str:
 
 def _buttons(config: Any, seconds: float, pin_factory: Any) -> str:
     from shoe import compose
-    from shoe.service import Inbox
+    from shoe.control import Inbox
 
     inbox = Inbox()
     inputs = compose.build_buttons(config, inbox, pin_factory)

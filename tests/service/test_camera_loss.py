@@ -15,7 +15,8 @@ from hardware.errors import CameraUnavailableError
 from hardware.systemd import Notifier
 from shoe import compose
 from shoe import config as config_module
-from shoe.service import Inbox, Parts, Service, open_deal
+from shoe.control import Inbox
+from shoe.service import Parts, Service, open_deal
 
 pytestmark = pytest.mark.slow
 SEED = 8

@@ -15,8 +15,9 @@ from hardware.systemd import Notifier
 from shoe import compose, journal
 from shoe import config as config_module
 from shoe.cards import FULL_DECK
+from shoe.control import Inbox
 from shoe.events import Turn
-from shoe.service import Inbox, Parts, Service, open_deal
+from shoe.service import Parts, Service, open_deal
 
 
 def _read_for(fd: int, seconds: float) -> bytes:

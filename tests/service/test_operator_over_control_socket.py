@@ -16,9 +16,9 @@ import pytest
 from hardware.systemd import Notifier
 from shoe import config as config_module
 from shoe import control, journal
-from shoe.control import ControlServer
+from shoe.control import ControlServer, Inbox
 from shoe.events import CardCorrected, CardFlagged, Soda, Turn
-from shoe.service import Inbox, Parts, Service, open_deal
+from shoe.service import Parts, Service, open_deal
 
 
 @dataclass

@@ -11,8 +11,9 @@ from typing import Any
 from hardware.systemd import Notifier
 from shoe import config as config_module
 from shoe.cards import FULL_DECK
+from shoe.control import Inbox
 from shoe.events import CardFlagged
-from shoe.service import Inbox, Parts, Service, open_deal
+from shoe.service import Parts, Service, open_deal
 
 
 def _service(config: Any, eyes: Any, output: Any) -> Service:
