@@ -63,6 +63,7 @@ class SceneParams:
     gamma: float = 1.0  # 0.8 (flat, lifted shadows) to 1.25 (contrasty)
     saturation: float = 1.0  # 0.7 to 1.3
     sharpen: float = 0.0  # 0 (none) to 1 (a cheap webcam's halos)
+    barrel: float = 0.0  # lens distortion at the frame's corners: 0 to 0.12 (a wide lens)
 
     @classmethod
     def random(cls, rng: np.random.Generator, difficulty: Difficulty = "normal",
@@ -110,6 +111,7 @@ class SceneParams:
             gamma=float(np.exp(rng.uniform(-0.22, 0.22) * k)),
             saturation=1.0 + sym(0.3),
             sharpen=float(rng.uniform(0.3, 1.0)) * k if rng.random() < 0.3 else 0.0,
+            barrel=float(rng.uniform(0.0, 0.12)) * k * k if rng.random() < 0.5 else 0.0,
         )
 
 
@@ -165,6 +167,7 @@ class Scene:
     shade: np.ndarray = field(init=False)  # float32 HxW: the lips' shadow on the card
     mm_per_face_px: float = field(init=False)
     _scale: float = field(init=False)
+    _lens_maps: tuple[np.ndarray, np.ndarray] | None = field(init=False, default=None)
     _shift: tuple[float, float] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -192,32 +195,78 @@ class Scene:
         fw, fh = self.card_size_px
         half = np.array([fw, fh]) * self.mm_per_face_px / 2
         corners_mm = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half
-        projected = self._project_mm(corners_mm)
-        # Scale so the card's projected height is exactly the fraction asked, then place it
-        # within the slack the frame leaves (the card stays wholly in view).
-        scale = p.card_height_frac * h / np.ptp(projected[:, 1])
-        projected = self._project_mm(corners_mm, scale)
-        lo, hi = projected.min(axis=0), projected.max(axis=0)
-        margin = 0.02 * np.array([w, h])
-        low, high = margin - lo, np.array([w, h]) - margin - hi  # the shifts that keep it in
-        mid, half_range = (low + high) / 2, np.maximum(0, (high - low) / 2)
-        shift = (float(mid[0] + p.center_shift[0] * half_range[0]),
-                 float(mid[1] + p.center_shift[1] * half_range[1]))
+        # Scale so the card's height in the picture (through the lens) is exactly the
+        # fraction asked, then place it within the slack the frame leaves (the card stays
+        # wholly in view). Barrel distortion shrinks it a little: two rounds correct that.
+        target = p.card_height_frac * h
+        scale, shift = 1.0, (0.0, 0.0)
+        outline_mm = _outline(corners_mm)
+        for _ in range(3):
+            projected = self._project_mm(corners_mm, scale)
+            lo, hi = projected.min(axis=0), projected.max(axis=0)
+            margin = 0.02 * np.array([w, h])
+            low, high = margin - lo, np.array([w, h]) - margin - hi  # shifts that keep it in
+            mid, half_range = (low + high) / 2, np.maximum(0, (high - low) / 2)
+            shift = (float(mid[0] + p.center_shift[0] * half_range[0]),
+                     float(mid[1] + p.center_shift[1] * half_range[1]))
+            seen = self.distort_points(self._project_mm(outline_mm, scale, shift))
+            scale *= target / float(np.ptp(seen[:, 1]))
         self._scale, self._shift = float(scale), shift
         face_px = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         dst = self._project_mm(corners_mm, scale, shift).astype(np.float32)
         return cv2.getPerspectiveTransform(face_px, dst)
+
+    def distort_points(self, points: np.ndarray) -> np.ndarray:
+        """Where the lens puts points of the ideal (pinhole) frame, in frame pixels."""
+        pts = np.asarray(points, float)
+        k = self.params.barrel
+        if k <= 0:
+            return pts
+        w, h = self.params.frame_size
+        centre, radius = np.array([w / 2, h / 2]), float(np.hypot(w, h) / 2)
+        ideal = (pts - centre) / radius
+        seen = ideal.copy()
+        for _ in range(8):  # invert ideal = seen * (1 + k |seen|^2) / (1 + k) by fixed point
+            seen = ideal * (1 + k) / (1 + k * (seen ** 2).sum(axis=1, keepdims=True))
+        return seen * radius + centre
+
+    def lens(self, image: np.ndarray) -> np.ndarray:
+        """An ideal (pinhole) frame as the lens shows it: barrel distortion, the same
+        magnification at the frame's corners and a little more towards its centre."""
+        if self.params.barrel <= 0:
+            return image
+        if self._lens_maps is None:
+            w, h = self.params.frame_size
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            cx, cy, radius = w / 2, h / 2, float(np.hypot(w, h) / 2)
+            r2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / radius**2
+            # Normalised so that the frame's corners stay put: nothing comes from outside.
+            k = np.float32(self.params.barrel)
+            gain = (1 + k * r2) / (1 + k)
+            self._lens_maps = cv2.convertMaps(cx + (xx - cx) * gain, cy + (yy - cy) * gain,
+                                              cv2.CV_16SC2)
+        map1, map2 = self._lens_maps
+        return cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def card_outline(self, offset_px: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """Points along the card's edges as the camera sees them (through the lens)."""
+        fw, fh = self.card_size_px
+        corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float)
+        pts = cv2.perspectiveTransform(_outline(corners)[None].astype(np.float32),
+                                       self.homography)[0]
+        return self.distort_points(pts + np.asarray(offset_px))
 
     def mm_to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Points on the box's top (mm from the card's centre) in frame pixels."""
         return self._project_mm(np.asarray(points_mm, float), self._scale, self._shift)
 
     def card_corners(self, offset_px: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-        """The card's four corners in the frame (top-left, top-right, bottom-right,
-        bottom-left of the face as warped)."""
+        """The card's four corners in the frame as the camera sees them (top-left,
+        top-right, bottom-right, bottom-left of the face as warped)."""
         fw, fh = self.card_size_px
         pts = np.array([[[0, 0], [fw, 0], [fw, fh], [0, fh]]], np.float32)
-        return cv2.perspectiveTransform(pts, self.homography)[0] + np.asarray(offset_px)
+        ideal = cv2.perspectiveTransform(pts, self.homography)[0] + np.asarray(offset_px)
+        return self.distort_points(ideal)
 
     @property
     def px_per_mm(self) -> float:
@@ -405,6 +454,13 @@ class Layer:
     colour: np.ndarray
     alpha: np.ndarray
     origin: tuple[int, int]
+
+
+def _outline(corners: np.ndarray, per_edge: int = 8) -> np.ndarray:
+    """Points along a quadrilateral's four edges (its corners included)."""
+    t = np.linspace(0, 1, per_edge, endpoint=False)[:, None]
+    return np.concatenate([a + t * (b - a) for a, b in zip(corners, np.roll(corners, -1, axis=0),
+                                                           strict=True)])
 
 
 def _rotation(x_deg: float, y_deg: float, z_deg: float) -> np.ndarray:

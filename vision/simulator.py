@@ -64,7 +64,8 @@ class Thumb:
 class _Exposure:
     """One card's precomputed layers."""
 
-    still: np.ndarray  # the card at rest in the box, lit, blurred, compressed
+    still: np.ndarray  # the card at rest in the box, as the camera gives it
+    flat: np.ndarray  # the same before the lens and the sensor, to draw moving things on
     colour: np.ndarray  # the card alone (its bounding box), lit and blurred, for sliding
     mask: np.ndarray  # uint8 0/255 where the card is, in that box
     origin: tuple[int, int]  # the box's top-left in the frame
@@ -171,7 +172,7 @@ class SimulatedShoe:
         u = _ease((t - truth.rest[1]) / max(1e-6, truth.slide[0] - truth.rest[1]))
         home = self._thumb_home(i)
         at = self._off_frame(home) * (1 - u) + home * u
-        frame = self._exposure(i).still.copy()
+        frame = self._exposure(i).flat.copy()
         self._draw_thumb(frame, at)
         return self._finish_moving(frame)
 
@@ -182,7 +183,7 @@ class SimulatedShoe:
         lin = min(1.0, max(0.0, (t - s0) / max(1e-6, s1 - s0)))
         w_mm = _width_mm(self.faces[i])
         travel = _ease(lin) * (w_mm + 6.0)
-        under = self._exposure(i + 1).still.copy()
+        under = self._exposure(i + 1).flat.copy()
         moving = self._exposure(i)
         shift = travel * self.scene.slide_vector()
         # The smear is the distance moved while the shutter is open (1/60 s).
@@ -203,7 +204,7 @@ class SimulatedShoe:
         if truth.thumb_lingers:
             u = max(0.0, (u - 0.4) / 0.6)
         at = stop * (1 - u) + self._off_frame(stop) * u
-        frame = self._exposure(i + 1).still.copy()
+        frame = self._exposure(i + 1).flat.copy()
         self._draw_thumb(frame, at)
         return self._finish_moving(frame)
 
@@ -242,11 +243,17 @@ class SimulatedShoe:
         layer = scene.card_layer(face, truth.offset_px)
         layer = Layer(scene.develop(defocus(layer.colour, self.params.blur_sigma)), layer.alpha,
                       layer.origin)
-        still = scene.composite(self._base, layer, scene.window)
-        still = defocus(still, self.params.blur_sigma * 0.5)
-        still = add_noise(still, self._noise[i % len(self._noise)])
-        return _Exposure(jpeg(still, self.params.jpeg_quality), layer.colour,
+        flat = defocus(scene.composite(self._base, layer, scene.window),
+                       self.params.blur_sigma * 0.5)
+        return _Exposure(self._sensor(flat, i), flat, layer.colour,
                          np.where(layer.alpha > 0.5, 255, 0).astype(np.uint8), layer.origin)
+
+    def _sensor(self, flat: np.ndarray, draw: int) -> np.ndarray:
+        """An ideal frame through the lens and the sensor: distortion, the half of the noise
+        that the camera's compression sees (field ``draw``), and the compression."""
+        noise = self._noise[draw % len(self._noise)]
+        seen = add_noise(self.scene.lens(flat), noise, draw % NOISE_SPARE_ROWS)
+        return jpeg(seen, self.params.jpeg_quality)
 
     def _forget_before(self, i: int) -> None:
         for k in [k for k in self._cache if k < i - 1]:
@@ -267,9 +274,8 @@ class SimulatedShoe:
         noise = self._noise[int(self._rng.integers(len(self._noise)))]
         return add_noise(still, noise, int(self._rng.integers(NOISE_SPARE_ROWS)))
 
-    def _finish_moving(self, frame: np.ndarray) -> np.ndarray:
-        frame = jpeg(frame, self.params.jpeg_quality)
-        return self._finish_still(frame)
+    def _finish_moving(self, flat: np.ndarray) -> np.ndarray:
+        return self._finish_still(self._sensor(flat, int(self._rng.integers(1 << 16))))
 
 
 def _lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
@@ -326,8 +332,8 @@ class StillCamera:
         if thumb is not None:
             at = np.array([(thumb.x - 0.5) * _width_mm(face), (thumb.y - 0.5) * 88.9])
             draw_sprite(frame, self._thumb, scene.mm_to_frame(at[None, :])[0])
-        frame = add_noise(frame, self._noise[int(rng.integers(3))],
-                           int(rng.integers(NOISE_SPARE_ROWS)))
+        frame = add_noise(scene.lens(frame), self._noise[int(rng.integers(3))],
+                          int(rng.integers(NOISE_SPARE_ROWS)))
         frame = jpeg(frame, params.jpeg_quality)
         return add_noise(frame, self._noise[int(rng.integers(3))],
                           int(rng.integers(NOISE_SPARE_ROWS)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -58,10 +59,11 @@ def test_random_params_cover_the_rigs_ranges_and_stay_within_them() -> None:
     assert max(p.noise_sigma for p in many) > 8
     assert 0.8 <= min(p.gamma for p in many) < 0.85 and 1.2 < max(p.gamma for p in many) <= 1.25
     assert any(p.sharpen > 0 for p in many) and any(p.sharpen == 0 for p in many)
+    assert 0.11 < max(p.barrel for p in many) <= 0.12 and any(p.barrel == 0 for p in many)
 
 
 def _card_outline(scene: Scene) -> np.ndarray:
-    return scene.card_corners()
+    return scene.card_outline()
 
 
 def test_card_fills_the_asked_share_of_the_frame_and_stays_in_view() -> None:
@@ -76,7 +78,7 @@ def test_card_fills_the_asked_share_of_the_frame_and_stays_in_view() -> None:
         assert 0.55 <= height <= 0.9
         assert (corners >= 0).all() and (corners[:, 0] < w).all() and (corners[:, 1] < h).all()
         # Portrait, within ±6° of vertical: the left edge's slope stays small.
-        dx, dy = corners[3] - corners[0]
+        dx, dy = scene.card_corners()[3] - scene.card_corners()[0]
         assert abs(np.degrees(np.arctan2(dx, dy))) < 6 + 10  # rotation plus perspective
 
 
@@ -107,6 +109,8 @@ def test_a_rendered_still_shows_the_card_at_its_size(deck_faces: Faces) -> None:
     rng = np.random.default_rng(3)
     for difficulty in ("easy", "normal", "hard"):
         params = SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
+        # A dark cloth and no bright streak on the metal: the card is the bright patch.
+        params = replace(params, cloth_bgr=(40, 90, 30), reflection=0.0)
         frame = render_frame(face, params, rng)
         assert frame.shape == (480, 640, 3) and frame.dtype == np.uint8
         # The card is the big bright patch; measure its height in the picture itself.
@@ -305,3 +309,23 @@ def test_building_cards_ahead_on_a_thread_changes_no_frame(deck_faces: Faces) ->
             assert np.array_equal(ahead.frame_at(t), inline.frame_at(t)), t
     finally:
         ahead.close()
+
+
+def test_a_wide_lens_bends_straight_edges_and_keeps_the_cards_size(deck_faces: Faces) -> None:
+    params = SceneParams(barrel=0.12, card_height_frac=0.85, noise_sigma=0, jpeg_quality=None)
+    scene = Scene(params, (225, 350), np.random.default_rng(40))
+    outline = scene.card_outline()
+    assert float(np.ptp(outline[:, 1])) == pytest.approx(0.85 * 480, abs=1.5)
+    # A straight line near the top of the frame comes out bowed.
+    lines = np.zeros((480, 640, 3), np.uint8)
+    lines[40:43] = 255
+    bent = scene.lens(lines)[:, :, 0] > 127
+    edge_row = np.flatnonzero(bent[:, 5])[0]
+    middle_row = np.flatnonzero(bent[:, 320])[0]
+    assert edge_row - middle_row > 5  # ends pulled in towards the centre: barrel
+    # The picture shows the card at the height asked.
+    face = deck_faces("anglo", 350, alpha=True)[Card.parse("5C")]
+    frame = render_frame(face, params, np.random.default_rng(41))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    rows = np.flatnonzero((grey > 170).mean(axis=1) > 0.1)
+    assert (rows[-1] - rows[0]) / 480 == pytest.approx(0.85, abs=0.03)
