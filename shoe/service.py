@@ -171,7 +171,16 @@ class Latest(Generic[T]):
 
 def open_deal(config: Config) -> tuple[Journal, Deal]:
     """The deal in progress from the newest journal, replayed, or a new one."""
-    record = journal_module.latest(config.journal_dir)
+    try:
+        record = journal_module.latest(config.journal_dir)
+    except journal_module.JournalError:
+        newest = journal_module.journal_paths(config.journal_dir)[-1]
+        if b"\n" in newest.read_bytes():
+            raise  # damage past the header is no power cut's doing: a person must look
+        # A power cut while the new deal's header was written: no card was in it yet.
+        newest.rename(newest.with_suffix(".torn"))
+        log.warning("%s: a new deal's header was cut off; set aside", newest.name)
+        record = journal_module.latest(config.journal_dir)
     if record is not None:
         deal = record.deal()
         if not (deal.is_finished or deal.is_voided):

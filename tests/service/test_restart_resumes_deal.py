@@ -79,3 +79,13 @@ def test_finished_deal_starts_a_new_journal(tmp_path: Path, seam: Any) -> None:
     second = _service(config, seam.ScriptedEyes([]), seam.RecordingOutput())
     assert second.deal.exposed == 0 and second.journal.path != first.journal.path
     second.journal.close()
+
+
+def test_power_cut_while_a_new_deals_header_was_written(tmp_path: Path) -> None:
+    config = config_module.parse({"state_dir": str(tmp_path)})
+    config.journal_dir.mkdir()
+    (config.journal_dir / "20261122-200000.jsonl").write_bytes(b'{"journal": 1, "de')
+    journal, deal = open_deal(config)
+    assert deal.exposed == 0 and journal.path.name != "20261122-200000.jsonl"
+    assert (config.journal_dir / "20261122-200000.torn").exists()
+    journal.close()
