@@ -7,8 +7,10 @@ firmware).
 
 from __future__ import annotations
 
+import functools
 import glob
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -62,11 +64,18 @@ def _ink(rng: np.random.Generator, red: bool) -> tuple[int, int, int]:
     return (v + int(rng.integers(0, 40)), v, v)
 
 
+@functools.lru_cache(maxsize=4096)
+def _font(path: str, size: int) -> Any:
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, size)
+
+
 def _glyph(text: str, font: str, size: int) -> np.ndarray:
     """A tight mask (uint8) of text set in a typeface."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
-    face = ImageFont.truetype(font, size)
+    face = _font(font, size)
     image = Image.new("L", (size * 3, size * 2), 0)
     ImageDraw.Draw(image).text((size // 4, size // 4), text, font=face, fill=255)
     mask = np.array(image)

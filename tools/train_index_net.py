@@ -112,11 +112,10 @@ def build_model():  # type: ignore[no-untyped-def]
             def block(cin: int, cout: int) -> nn.Sequential:
                 return nn.Sequential(
                     nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
-                    nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
                     nn.MaxPool2d(2))
 
-            self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 48))
-            flat = 48 * (PATCH_H // 8) * (PATCH_W // 8)
+            self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 64))
+            flat = 64 * (PATCH_H // 8) * (PATCH_W // 8)
             self.trunk = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(flat, 96),
                                        nn.ReLU())
             self.rank = nn.Linear(96, len(RANK_CLASSES))
@@ -153,13 +152,19 @@ def train(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(args.seed)
     train_decks = [d for d in corpus.DEV_DECKS if d not in CALIBRATION_DECKS]
     print("training decks:", ", ".join(train_decks), flush=True)
-    x1, r1, s1 = deck_samples(train_decks, args.per_card, rng)
-    x2, r2, s2 = font_samples(args.font_samples, rng)
-    x = torch.from_numpy(np.concatenate([x1, x2]))
-    ranks = torch.from_numpy(np.concatenate([r1, r2]))
-    suits = torch.from_numpy(np.concatenate([s1, s2]))
-    print(f"{len(x)} training patches ({len(x1)} from decks, {len(x2)} from fonts)", flush=True)
-    cx, cr, cs = deck_samples(list(CALIBRATION_DECKS), 6, rng)
+    cache = Path(args.data_cache) if args.data_cache else None
+    if cache is not None and cache.is_file():
+        with np.load(cache) as data:
+            xa, ra, sa, cx, cr, cs = (data[k] for k in ("x", "r", "s", "cx", "cr", "cs"))
+    else:
+        x1, r1, s1 = deck_samples(train_decks, args.per_card, rng)
+        x2, r2, s2 = font_samples(args.font_samples, rng)
+        xa, ra, sa = np.concatenate([x1, x2]), np.concatenate([r1, r2]), np.concatenate([s1, s2])
+        cx, cr, cs = deck_samples(list(CALIBRATION_DECKS), 6, rng)
+        if cache is not None:
+            np.savez(cache, x=xa, r=ra, s=sa, cx=cx, cr=cr, cs=cs)
+    x, ranks, suits = torch.from_numpy(xa), torch.from_numpy(ra), torch.from_numpy(sa)
+    print(f"{len(x)} training patches", flush=True)
 
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
@@ -183,7 +188,7 @@ def train(args: argparse.Namespace) -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss)
+            total += float(loss.detach())
         model.eval()
         with torch.no_grad():
             rl, sl = model(torch.from_numpy(cx).float())
@@ -221,10 +226,11 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="vision/data")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--per-card", type=int, default=30)
-    parser.add_argument("--font-samples", type=int, default=30000)
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--per-card", type=int, default=20)
+    parser.add_argument("--font-samples", type=int, default=20000)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--data-cache", help="keep the generated patches in this .npz file")
     parser.add_argument("--threads", type=int, default=2)
     train(parser.parse_args())
 

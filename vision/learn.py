@@ -20,6 +20,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
 from vision.profile import DeckProfile, _unit, describe
+from vision.reader import CornerReader
 
 __all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
 
@@ -107,9 +108,25 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
-    profile = DeckProfile(name, window, whole, corner, learned)
+    profile = DeckProfile(name, window, whole, corner, learned,
+                          index_check=_indices_read_right(located))
     problems.extend(_confusions(profile))
     return LearnOutcome(profile, tuple(problems))
+
+
+def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]]
+                        ) -> bool:
+    """Whether the zero-shot reader reads this deck's indices: never surely wrong on the
+    pass, and sure of most cards (not a pip-only or foreign-lettered deck)."""
+    reader = CornerReader()
+    sure_right = 0
+    for card, cards, _ in located:
+        for straight in cards:
+            reading = reader.read_card(straight)
+            if reading.rank_confidence >= 0.5 and reading.rank != card.rank:
+                return False
+            sure_right += reading.is_sure and reading.card == card
+    return sure_right >= 0.8 * len(located)
 
 
 def _confusions(profile: DeckProfile) -> list[LearnProblem]:

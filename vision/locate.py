@@ -33,6 +33,8 @@ _MIN_ASPECT = 0.52
 _MAX_ASPECT = 0.86
 #: How far (full-resolution pixels) the exact edge may lie from the rough outline.
 _SEARCH = 14
+_CUT_ACROSS = np.ones((11, 1), np.uint8)
+_CUT_ALONG = np.ones((1, 11), np.uint8)
 _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
 
 
@@ -143,7 +145,7 @@ def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
         corners.append(p1 + t * d1)
     refined = np.array(corners, dtype=np.float32)
     # A wild intersection means a side locked onto something else: keep the rough corners.
-    if np.abs(refined - quad).max() > 3 * _SEARCH:
+    if np.abs(refined - quad).max() > 1.5 * _SEARCH:
         return quad
     return refined
 
@@ -156,9 +158,19 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     scale = _WORK_W / w
     small = cv2.resize(frame, (_WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     mask = _card_mask(small)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count < 2:
-        return None
+    # A reflection streak across the box's metal can join the card to a light cloth on
+    # both sides; cutting thin bands (across, then along) parts them again.
+    for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
+        cut = mask if kernel is None else cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        quad = _best_candidate(frame, cut, scale)
+        if quad is not None:
+            return quad
+    return None
+
+
+def _best_candidate(frame: np.ndarray, mask: np.ndarray, scale: float) -> CardQuad | None:
+    """The largest region of the mask that can be the card."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     best: CardQuad | None = None
     best_area = 0.0
     for label in np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1:
@@ -183,12 +195,20 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad 
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
+    # Mostly card-coloured inside, not a ring: the box's own frame around a dark floor.
+    if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
+        return None
     hull = cv2.convexHull(contour)
     # A solid outline (court art inside is fine), not cloth around the box or glare.
     if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
         return None
     rough = quad_from_corners(_fit_quad(hull) / scale)
     if not _plausible(rough, h):
+        return None
+    # The box's metal frame lies between the card and the picture's sides; a region that
+    # runs into a side is cloth or the box, not the card.
+    xs = rough.array()[:, 0]
+    if xs.min() < 2 or xs.max() > frame.shape[1] - 3:
         return None
     blue, green, red = cv2.split(frame)
     lightness = cv2.min(cv2.min(blue, green), red)

@@ -25,7 +25,7 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
-from vision.reader import CORNER_H, CORNER_W
+from vision.reader import CORNER_H, CORNER_W, CornerReader
 from vision.reading import Reading
 
 __all__ = [
@@ -47,6 +47,8 @@ _CORNER = (18, 30)
 _SHIFT = 2
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
+#: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks).
+DEFAULT_TEMPERATURE = 0.02
 
 
 class ProfileError(FaroError):
@@ -111,7 +113,10 @@ class DeckProfile:
     whole: np.ndarray  # 52 x H x W x 3 float32 descriptor images; zeros where not learned
     corner: np.ndarray  # 52 x h x w x 3
     learned: np.ndarray  # 52 bool
-    temperature: float = 0.02
+    temperature: float = DEFAULT_TEMPERATURE
+    #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
+    #: that reader may veto (or back up) the profile's answer.
+    index_check: bool = False
 
     @property
     def missing(self) -> list[Card]:
@@ -125,6 +130,7 @@ class DeckProfile:
             "cards": [c.code for c in FULL_DECK],
             "window": None if self.window is None else [list(p) for p in self.window.corners],
             "temperature": self.temperature,
+            "index_check": self.index_check,
         }
         buffer = io.BytesIO()
         np.savez_compressed(
@@ -173,20 +179,29 @@ class DeckProfile:
                                                               for x, y in window))
             if quad is not None and len(quad.corners) != 4:
                 raise ValueError("window needs four corners")
-            temperature = float(header.get("temperature", 0.02))
+            temperature = float(header.get("temperature", DEFAULT_TEMPERATURE))
+            index_check = bool(header.get("index_check", False))
         except (TypeError, ValueError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        return cls(str(header.get("name", "")), quad, whole, corner, learned, temperature)
+        return cls(str(header.get("name", "")), quad, whole, corner, learned, temperature,
+                   index_check)
 
 
 class ProfileReader:
-    """Reads one learned deck by comparing the card in view with its 52 descriptors."""
+    """Reads one learned deck by comparing the card in view with its 52 descriptors.
 
-    def __init__(self, profile: DeckProfile) -> None:
+    When the profile says the deck's indices are standard (``index_check``), the zero-shot
+    reader reads the corners too: a sure rank or suit that disagrees turns the answer into
+    an abstention, and agreement makes it surer.
+    """
+
+    def __init__(self, profile: DeckProfile, corners: CornerReader | None = None) -> None:
         self.profile = profile
         self._learned = np.flatnonzero(profile.learned)
         self._whole = _middles(profile.whole[self._learned])
         self._corner = _middles(profile.corner[self._learned])
+        self._corners = corners if corners is not None or not profile.index_check else (
+            CornerReader())
 
     def read(self, frame: np.ndarray) -> Reading:
         quad = locate(frame) or self.profile.window
@@ -205,6 +220,12 @@ class ProfileReader:
         return best
 
     def read_card(self, card: np.ndarray) -> Reading:
+        reading = self._match(card)
+        if self._corners is None or reading.card is None:
+            return reading
+        return _cross_check(reading, self._corners.read_card(card))
+
+    def _match(self, card: np.ndarray) -> Reading:
         scores = self.scores(card)
         i = int(scores.argmax())
         if scores[i] < MIN_SIMILARITY:
@@ -217,3 +238,25 @@ class ProfileReader:
         rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
         suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
         return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
+
+
+def _cross_check(profile: Reading, corners: Reading) -> Reading:
+    """The profile's reading, checked against the corner indices read zero-shot.
+
+    Agreement: wrong only if both readers are wrong. Disagreement counts once the corners
+    are at least even odds on their answer, and caps the confidence below theirs.
+    """
+    assert profile.card is not None
+
+    def combine(mine: float, theirs: float, agree: bool) -> float:
+        if agree:
+            return 1 - (1 - mine) * (1 - theirs)
+        return min(mine, 1 - theirs) if theirs >= 0.5 else mine
+
+    rank_conf = combine(profile.rank_confidence, corners.rank_confidence,
+                        corners.rank == profile.card.rank)
+    suit_conf = combine(profile.suit_confidence, corners.suit_confidence,
+                        corners.suit == profile.card.suit)
+    card_conf = combine(profile.confidence, corners.confidence, corners.card == profile.card)
+    card_conf = min(card_conf, rank_conf, suit_conf)
+    return Reading(profile.card, card_conf, profile.rank, profile.suit, rank_conf, suit_conf)

@@ -1,0 +1,194 @@
+"""Reader accuracy and speed over simulated camera frames, per deck (held-out decks marked).
+
+For each French-suited aisleriot deck: frames of random cards through the camera simulator
+(vision.simulator, RIG.md's full range of conditions with --difficulty hard), read
+
+* zero-shot (no setup; standard-indexed decks only, foreign-indexed ones are listed apart),
+* with a profile learned from a 52-still known-order pass in one session of the rig, then
+  read in other light (colour, exposure, glare, noise, JPEG change; the box stays put),
+* with a profile, on the pip-only variant (indices painted out) of the held-out decks.
+
+A read counts as correct or wrong only when sure (confidence >= ACCEPT_THRESHOLD); otherwise
+it is abstained. Rank and suit are counted the same way on their own confidences. The last
+columns give the highest confidence of any wrong guess (sure or not) and ms per read on one
+core (cv2.setNumThreads(1), one BLAS thread). The machine is shared: timings are noisy.
+
+    .venv/bin/python bench/vision_accuracy.py --quick
+    .venv/bin/python bench/vision_accuracy.py --frames 104
+"""
+
+from __future__ import annotations
+
+import os
+
+# One core, as on the Pi's per-frame budget: no BLAS thread pool (set before numpy loads).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shoe.cards import FULL_DECK, Card
+from vision import corpus
+from vision.learn import learn_profile
+from vision.pip_only import paint_out_deck
+from vision.profile import ProfileReader
+from vision.reader import CornerReader
+from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
+from vision.simulator import SceneParams, render_frame
+
+
+@dataclass
+class Tally:
+    n: int = 0
+    right: int = 0
+    wrong: int = 0
+    rank_right: int = 0
+    rank_wrong: int = 0
+    suit_right: int = 0
+    suit_wrong: int = 0
+    worst_wrong: float = 0.0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, truth: Card, r: Reading, ms: float) -> None:
+        self.n += 1
+        self.ms.append(ms)
+        if r.card is not None and r.card != truth:
+            self.worst_wrong = max(self.worst_wrong, r.confidence)
+        if r.is_sure:
+            self.right += r.card == truth
+            self.wrong += r.card != truth
+        if r.rank is not None and r.rank_confidence >= ACCEPT_THRESHOLD:
+            self.rank_right += r.rank == truth.rank
+            self.rank_wrong += r.rank != truth.rank
+        if r.suit is not None and r.suit_confidence >= ACCEPT_THRESHOLD:
+            self.suit_right += r.suit == truth.suit
+            self.suit_wrong += r.suit != truth.suit
+
+    def merge(self, other: Tally) -> None:
+        for name in ("n", "right", "wrong", "rank_right", "rank_wrong", "suit_right",
+                     "suit_wrong"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.worst_wrong = max(self.worst_wrong, other.worst_wrong)
+        self.ms.extend(other.ms)
+
+    def row(self, label: str) -> str:
+        def pct(k: int) -> str:
+            return f"{100 * k / max(self.n, 1):.1f}"
+
+        abstained = self.n - self.right - self.wrong
+        rank_abst = self.n - self.rank_right - self.rank_wrong
+        suit_abst = self.n - self.suit_right - self.suit_wrong
+        ms = f"{np.median(self.ms):.1f} / {np.percentile(self.ms, 95):.1f}" if self.ms else "-"
+        return (f"| {label} | {self.n} | {pct(self.right)} | {pct(self.wrong)} | {pct(abstained)} "
+                f"| {pct(self.rank_right)}/{pct(self.rank_wrong)}/{pct(rank_abst)} "
+                f"| {pct(self.suit_right)}/{pct(self.suit_wrong)}/{pct(suit_abst)} "
+                f"| {self.worst_wrong:.3f} | {ms} |")
+
+
+HEADER = ("| deck | frames | correct % | wrong % | abstained % | rank ok/wrong/abst % "
+          "| suit ok/wrong/abst % | max conf of a wrong guess | ms/read median / p95 |\n"
+          "|---|---|---|---|---|---|---|---|---|")
+
+
+def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
+              difficulty: str, base: SceneParams | None = None) -> Tally:
+    tally = Tally()
+    for _ in range(frames):
+        card = FULL_DECK[int(rng.integers(52))]
+        params = SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
+        if base is not None:
+            # The same box and camera as the learning pass; the room's light changes.
+            params = replace(params, card_height_frac=base.card_height_frac,
+                             center_shift=base.center_shift, rotation_deg=base.rotation_deg,
+                             tilt_deg=base.tilt_deg, camera_height_mm=base.camera_height_mm,
+                             lips_mm=base.lips_mm, window_ends_mm=base.window_ends_mm,
+                             frame_width_mm=base.frame_width_mm, slot_side=base.slot_side)
+        frame = render_frame(faces[card], params, rng, offset_px=float(rng.uniform(0, 3)))
+        started = time.perf_counter()
+        reading = reader.read(frame)
+        tally.add(card, reading, (time.perf_counter() - started) * 1000)
+    return tally
+
+
+def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator
+                    ) -> tuple[ProfileReader, SceneParams, int]:
+    """A profile from one known-order pass of 52 stills in one session of the rig."""
+    base = SceneParams.random(rng, "normal")
+    views = [(c, [render_frame(faces[c], replace(base, upside_down=bool(rng.random() < 0.5)),
+                               rng)]) for c in FULL_DECK]
+    outcome = learn_profile(views)
+    return ProfileReader(outcome.profile), base, len(outcome.problems)
+
+
+def _pip_only(faces: dict[Card, np.ndarray]) -> dict[Card, np.ndarray]:
+    return paint_out_deck(faces)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="26 frames a deck, fewer decks")
+    parser.add_argument("--frames", type=int, default=104, help="frames per deck and mode")
+    parser.add_argument("--difficulty", default="hard", choices=["easy", "normal", "hard"])
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--decks", nargs="*", help="only these decks")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    frames = 26 if args.quick else args.frames
+    decks = [d.name for d in corpus.list_decks()]
+    if args.decks:
+        decks = [d for d in decks if d in args.decks]
+    elif args.quick:
+        decks = [d for d in decks if d in corpus.HELD_OUT_DECKS or d in ("anglo", "paris")]
+    zero_shot = CornerReader()
+    sections: dict[str, list[str]] = {"zero": [], "profile": []}
+    totals = {k: Tally() for k in ("zero dev", "zero held-out", "profile dev",
+                                   "profile held-out", "pip-only held-out")}
+    for deck in decks:
+        info = corpus.deck_info(deck)
+        held = deck in corpus.HELD_OUT_DECKS
+        label = f"{deck}{' **(held-out)**' if held else ''}"
+        faces = corpus.render_deck(deck, 350, alpha=True)
+        rng = np.random.default_rng([args.seed, sum(map(ord, deck))])
+        if info.index_style == "standard":
+            t = _read_all(zero_shot, faces, frames, rng, args.difficulty)
+            sections["zero"].append(t.row(label))
+            totals["zero held-out" if held else "zero dev"].merge(t)
+        else:
+            sections["zero"].append(f"| {deck} ({info.index_style} indices: not zero-shot) "
+                                    "| | | | | | | | |")
+        reader, base, problems = _profile_reader(faces, rng)
+        t = _read_all(reader, faces, frames, rng, args.difficulty, base)
+        notes = f" ({problems} learn notes)" if problems else ""
+        sections["profile"].append(t.row(f"{label}{notes}"))
+        totals["profile held-out" if held else "profile dev"].merge(t)
+        if held:
+            pips = _pip_only(faces)
+            reader, base, problems = _profile_reader(pips, rng)
+            t = _read_all(reader, pips, frames, rng, args.difficulty, base)
+            sections["profile"].append(t.row(f"{deck} pip-only **(held-out)**"))
+            totals["pip-only held-out"].merge(t)
+        print(f"  done {deck}", file=sys.stderr, flush=True)
+    print(f"\nAccept threshold {ACCEPT_THRESHOLD}; difficulty {args.difficulty}; "
+          f"{frames} frames per deck and mode; seed {args.seed}.\n")
+    print("### Zero-shot (no setup)\n\n" + HEADER)
+    print("\n".join(sections["zero"]))
+    print("\n### With a learned profile\n\n" + HEADER)
+    print("\n".join(sections["profile"]))
+    print("\n### Totals\n\n" + HEADER)
+    for name, t in totals.items():
+        if t.n:
+            print(t.row(name))
+
+
+if __name__ == "__main__":
+    main()

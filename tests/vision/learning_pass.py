@@ -1,0 +1,77 @@
+"""Simulated stills for the reader's tests, made once per test run (rendering is slow)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import numpy as np
+
+from shoe.cards import FULL_DECK, Card
+from vision.corpus import render_deck
+from vision.pip_only import paint_out_deck
+from vision.scene import Scene
+from vision.simulator import SceneParams, render_frame
+
+#: A dev deck and a held-out deck (standard indices both), as vision.corpus lists them.
+DEV_DECK = "anglo"
+HELD_OUT_DECK = "tigullio"
+
+
+@functools.cache
+def faces(deck: str, pip_only: bool = False) -> dict[Card, np.ndarray]:
+    rendered = render_deck(deck, 240, alpha=True)
+    if not pip_only:
+        return rendered
+    return paint_out_deck(rendered)
+
+
+@functools.cache
+def session(seed: int) -> SceneParams:
+    """One rig: a box, a camera, a room's light."""
+    return SceneParams.random(np.random.default_rng(seed), "normal")
+
+
+@functools.cache
+def learning_pass(deck: str, pip_only: bool = False, seed: int = 5) -> tuple[np.ndarray, ...]:
+    """52 stills of the deck in FULL_DECK order, in one session, some cards upside down."""
+    rng = np.random.default_rng(seed)
+    base = session(seed)
+    return tuple(render_frame(faces(deck, pip_only)[c],
+                              replace(base, upside_down=bool(rng.random() < 0.5)), rng)
+                 for c in FULL_DECK)
+
+
+def stills(deck: str, cards: list[Card], seed: int, *, pip_only: bool = False,
+           same_rig_as: int | None = None, difficulty: str = "normal") -> list[np.ndarray]:
+    """Stills of the given cards, each in its own random conditions (or, with
+    ``same_rig_as``, the box and camera of that session under other light)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for card in cards:
+        params = SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
+        if same_rig_as is not None:
+            base = session(same_rig_as)
+            params = replace(params, card_height_frac=base.card_height_frac,
+                             center_shift=base.center_shift, rotation_deg=base.rotation_deg,
+                             tilt_deg=base.tilt_deg, camera_height_mm=base.camera_height_mm,
+                             lips_mm=base.lips_mm, window_ends_mm=base.window_ends_mm,
+                             frame_width_mm=base.frame_width_mm, slot_side=base.slot_side)
+        out.append(render_frame(faces(deck, pip_only)[card], params, rng))
+    return out
+
+
+def empty_box(seed: int) -> np.ndarray:
+    """The box with no card in it: its floor shows through the window."""
+    rng = np.random.default_rng(seed)
+    face = faces(DEV_DECK)[FULL_DECK[0]]
+    return Scene(SceneParams.random(rng, "normal"), (face.shape[1], face.shape[0]), rng).base.copy()
+
+
+def table_cloth(seed: int) -> np.ndarray:
+    """A frame of plain green cloth with sensor noise."""
+    rng = np.random.default_rng(seed)
+    cloth = np.empty((480, 640, 3), np.float32)
+    cloth[:] = (40, 90, 30)
+    cloth += rng.normal(0, 6, cloth.shape)
+    return np.clip(cloth, 0, 255).astype(np.uint8)

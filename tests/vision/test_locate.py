@@ -1,0 +1,57 @@
+"""Finding the card in the box's window: real rendered cards through the real simulator."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shoe.cards import Card
+from vision.locate import CARD_H, CARD_W, locate, quad_from_corners, straighten
+
+# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
+sys.path.insert(0, str(Path(__file__).parent))
+from learning_pass import DEV_DECK, empty_box, faces, stills, table_cloth
+
+CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S")]
+
+
+def test_finds_the_card_in_simulated_frames_and_straightens_it_portrait() -> None:
+    frames = stills(DEV_DECK, CARDS, seed=21)
+    found = [locate(f) for f in frames]
+    assert sum(q is not None for q in found) >= len(frames) - 1
+    for frame, quad in zip(frames, found, strict=True):
+        if quad is None:
+            continue
+        assert 0.5 * 480 <= quad.height <= 0.95 * 480
+        assert 0.55 <= quad.width / quad.height <= 0.8  # the lips may hide some width
+        card = straighten(frame, quad)
+        assert card.shape == (CARD_H, CARD_W, 3)
+        # The straightened card is mostly the card's white, not the box's dark metal.
+        assert np.median(card.min(axis=2)) > np.median(frame.min(axis=2))
+
+
+def test_finds_nothing_in_a_plain_table_cloth() -> None:
+    assert locate(table_cloth(1)) is None
+
+
+def test_an_empty_box_is_seldom_taken_for_a_card() -> None:
+    # The box's floor is dark; a light cloth around the box may still look card-shaped to
+    # the locator, which is why the reader checks for an index too (test_reader).
+    assert sum(locate(empty_box(s)) is None for s in range(4)) >= 3
+
+
+def test_corners_are_ordered_clockwise_from_top_left() -> None:
+    quad = quad_from_corners(np.array([[300, 400], [100, 50], [310, 60], [90, 390]]))
+    assert quad.corners == ((100.0, 50.0), (310.0, 60.0), (300.0, 400.0), (90.0, 390.0))
+
+
+def test_rejects_a_grey_image() -> None:
+    with pytest.raises(ValueError, match="BGR"):
+        locate(np.zeros((480, 640), np.uint8))
+
+
+def test_faces_fixture_is_the_real_deck() -> None:
+    assert len(faces(DEV_DECK)) == 52

@@ -1,0 +1,91 @@
+"""Deck profiles: learning from a known-order pass, reading with them, and their file."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shoe.cards import FULL_DECK, Card
+from vision.learn import OrderError, learn_profile
+from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
+
+# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
+sys.path.insert(0, str(Path(__file__).parent))
+from learning_pass import HELD_OUT_DECK, empty_box, learning_pass, stills
+
+PROBE = [Card.parse(c) for c in ("7C", "6C", "QH", "KH", "10S", "9S", "AD", "2D")]
+
+
+@pytest.fixture(scope="module")
+def pip_only_profile() -> DeckProfile:
+    """A profile of the held-out deck with its indices painted out (a pip-only deck)."""
+    frames = learning_pass(HELD_OUT_DECK, pip_only=True)
+    outcome = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True), name="pips")
+    assert outcome.profile.learned.all()
+    return outcome.profile
+
+
+def test_reads_a_pip_only_held_out_deck_it_has_learned(pip_only_profile: DeckProfile) -> None:
+    reader = ProfileReader(pip_only_profile)
+    frames = stills(HELD_OUT_DECK, PROBE, seed=31, pip_only=True, same_rig_as=5)
+    readings = [reader.read(f) for f in frames]
+    sure = [(r.card, c) for r, c in zip(readings, PROBE, strict=True) if r.is_sure]
+    assert all(card == truth for card, truth in sure), sure
+    assert len(sure) >= len(PROBE) - 1
+
+
+def test_abstains_on_an_empty_box(pip_only_profile: DeckProfile) -> None:
+    reading = ProfileReader(pip_only_profile).read(empty_box(2))
+    assert not reading.is_sure
+
+
+def test_profile_round_trips_through_its_file(pip_only_profile: DeckProfile,
+                                              tmp_path: Path) -> None:
+    path = tmp_path / "deck.profile"
+    pip_only_profile.save(path)
+    loaded = DeckProfile.load(path)
+    assert loaded.name == "pips"
+    assert loaded.window == pip_only_profile.window
+    assert np.allclose(loaded.whole, pip_only_profile.whole, atol=2e-3)
+    assert np.array_equal(loaded.learned, pip_only_profile.learned)
+    assert path.stat().st_size < 400_000
+
+
+def test_a_corrupt_profile_is_a_clear_error(pip_only_profile: DeckProfile,
+                                            tmp_path: Path) -> None:
+    path = tmp_path / "deck.profile"
+    pip_only_profile.save(path)
+    path.write_bytes(path.read_bytes()[:300])
+    with pytest.raises(ProfileError, match="corrupt"):
+        DeckProfile.load(path)
+    path.write_text("not a profile at all")
+    with pytest.raises(ProfileError, match="corrupt"):
+        DeckProfile.load(path)
+    with pytest.raises(ProfileError, match="no such"):
+        DeckProfile.load(tmp_path / "missing.profile")
+
+
+def test_a_profile_from_another_version_is_refused(pip_only_profile: DeckProfile,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "deck.profile"
+    pip_only_profile.save(path)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    header = json.loads(bytes(arrays["header"]).decode())
+    header["version"] = VERSION + 1
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    np.savez(path, **arrays)
+    assert zipfile.is_zipfile(path)
+    with pytest.raises(ProfileError, match="version"):
+        DeckProfile.load(path)
+
+
+def test_a_card_twice_in_the_order_is_refused() -> None:
+    frame = empty_box(0)
+    with pytest.raises(OrderError, match="twice"):
+        learn_profile([(FULL_DECK[0], [frame]), (FULL_DECK[0], [frame])])

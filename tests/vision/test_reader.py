@@ -1,0 +1,73 @@
+"""The zero-shot reader on real rendered cards through the real simulator."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shoe.cards import Card
+from vision.reader import (
+    PATCH_H,
+    PATCH_W,
+    CornerReader,
+    IndexNet,
+    ModelError,
+    corner_patches,
+    load_reader,
+)
+from vision.reading import ACCEPT_THRESHOLD
+
+# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
+sys.path.insert(0, str(Path(__file__).parent))
+from learning_pass import DEV_DECK, HELD_OUT_DECK, empty_box, stills, table_cloth
+
+CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S", "JC", "9D", "3H", "8S")]
+
+
+@pytest.fixture(scope="module")
+def reader() -> CornerReader:
+    return CornerReader()
+
+
+@pytest.mark.parametrize("deck", [DEV_DECK, HELD_OUT_DECK])
+def test_reads_known_cards_of_a_dev_and_a_held_out_deck(reader: CornerReader, deck: str) -> None:
+    readings = [reader.read(f) for f in stills(deck, CARDS, seed=41)]
+    sure = [(r.card, c) for r, c in zip(readings, CARDS, strict=True) if r.is_sure]
+    wrong = [(r, c) for r, c in sure if r != c]
+    assert not wrong
+    assert len(sure) >= len(CARDS) - 1
+    for r in readings:
+        assert 0.0 <= r.confidence <= 1.0
+
+
+def test_reads_the_card_either_way_up(reader: CornerReader) -> None:
+    frame = stills(DEV_DECK, [Card.parse("QH")], seed=42)[0]
+    upright, turned = reader.read(frame), reader.read(np.ascontiguousarray(frame[::-1, ::-1]))
+    assert upright.card == turned.card == Card.parse("QH")
+
+
+@pytest.mark.parametrize("frame", [empty_box(3), empty_box(6), table_cloth(4)],
+                         ids=["empty box", "empty box, light cloth", "table cloth"])
+def test_abstains_where_there_is_no_card(reader: CornerReader, frame: np.ndarray) -> None:
+    reading = reader.read(frame)
+    assert reading.confidence < ACCEPT_THRESHOLD
+    assert not reading.is_sure
+
+
+def test_corner_patches_are_the_networks_input() -> None:
+    card = np.full((252, 180, 3), 255, np.uint8)
+    patches = corner_patches(card)
+    assert patches.shape == (2, 3, PATCH_H, PATCH_W)
+    assert patches.dtype == np.float32
+
+
+def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="cannot load"):
+        IndexNet.load(tmp_path)
+
+
+def test_load_reader_without_a_profile_is_zero_shot() -> None:
+    assert isinstance(load_reader(None), CornerReader)
