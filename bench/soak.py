@@ -161,6 +161,11 @@ def current(directory: Path) -> Any:
     return journal.latest(directory / "state" / "deals")
 
 
+def _finished(directory: Path) -> bool:
+    record = current(directory)
+    return record is not None and record.deal().is_finished
+
+
 def resolve_held(directory: Path, cards: list[Card], flags: list[str]) -> None:
     """A read the service holds (the reader unsure) is corrected to the truth, and counted."""
     record = current(directory)
@@ -201,13 +206,14 @@ def power_cuts(base: Path, kills_wanted: int, pace: float, seed0: int,
         check = DealCheck(seed, 0, False, 0)
         service = Service(config, notify, directory / "service.log")
         while True:
+            if _finished(directory):
+                break  # finished just before the kill: a new start would begin a new deal
             service.start()
             ready_times.append(service.wait_ready())
             deadline = time.monotonic() + rng.uniform(0.05, 3.0)
             finished = False
             while time.monotonic() < deadline:
-                record = current(directory)
-                if record is not None and record.deal().is_finished:
+                if _finished(directory):
                     finished = True
                     break
                 resolve_held(directory, cards, check.flags)
@@ -218,14 +224,16 @@ def power_cuts(base: Path, kills_wanted: int, pace: float, seed0: int,
             kills += 1
             check.kills += 1
         # Let the last run finish the deal without a kill.
+        stopped = service.proc is None or service.proc.poll() is not None
+        if stopped and not _finished(directory):
+            service.start()
+            service.wait_ready()
         deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
-            record = current(directory)
-            if record is not None and record.deal().is_finished:
-                break
+        while time.monotonic() < deadline and not _finished(directory):
             resolve_held(directory, cards, check.flags)
             time.sleep(0.05)
-        service.stop()
+        if service.proc is not None and service.proc.poll() is None:
+            service.stop()
         notify.close()
         record = current(directory)
         deal = record.deal() if record else None
