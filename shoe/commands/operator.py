@@ -14,26 +14,33 @@ from pathlib import Path
 from shoe.cards import Card
 from shoe.config import DEFAULT_CONFIG_PATH
 
-EXAMPLES = {
-    "correct": ("Name the card the box is holding for a check (a misread or an unsure read).",
+#: name -> (one-line help, description, examples)
+COMMANDS = {
+    "correct": ("name the held card (a misread or unsure read)",
+                "Name the card the box is holding for a check (a misread or an unsure read).",
                 "  faro-shoe correct QH\n  faro-shoe correct 10S --config ./config.toml"),
-    "undo": ("Take back the held read, or the last card accepted when nothing is held.",
+    "undo": ("take back the held read, or the last card",
+             "Take back the held read, or the last card accepted when nothing is held.",
              "  faro-shoe undo"),
-    "confirm": ("Accept a held read as the reader gave it (only for an unsure read).",
+    "confirm": ("accept an unsure read as the reader gave it",
+                "Accept a held read as the reader gave it (only for an unsure read).",
                 "  faro-shoe confirm"),
-    "void": ("End the deal in progress where it stands: it settles nothing more.",
+    "void": ("end the deal in progress where it stands",
+             "End the deal in progress where it stands: it settles nothing more.",
              "  faro-shoe void"),
-    "new-deck": ("Start a new deal: the shuffled deck is in the box.",
+    "new-deck": ("start a new deal (the shuffled deck is in the box)",
+                 "Start a new deal: the shuffled deck is in the box.",
                  "  faro-shoe new-deck"),
-    "status": ("Show the deal in progress: cards exposed, the held read if any.",
+    "status": ("show the running service's deal",
+               "Show the deal in progress: cards exposed, the held read if any.",
                "  faro-shoe status --json"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    for name, (summary, examples) in EXAMPLES.items():
+    for name, (summary, description, examples) in COMMANDS.items():
         parser = subparsers.add_parser(
-            name, help=summary.split(":")[0].rstrip("."), description=summary,
+            name, help=summary, description=description,
             epilog="examples:\n" + examples +
                    "\n\nThe service must be running (faro-shoe run); the command reaches it "
                    "through the control socket in its state directory.",
