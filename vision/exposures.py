@@ -98,10 +98,13 @@ class ExposureResult:
             return "the break-beam saw a card leave but the camera saw no new card come"
         if self.beam is BeamCheck.VISION_ONLY:
             return "the camera saw a new card that the break-beam did not report"
+        named = sorted({r.card.code for r in self.votes if r.card is not None})
+        disagree = f"; its frames disagree: {', '.join(named)}" if len(named) > 1 else ""
         if self.reading.card is None:
-            return f"unread ({len(self.votes)} frames read, none named it surely)"
+            return f"unread ({len(self.votes)} frames read, none named it surely{disagree})"
         if not self.reading.is_sure:
-            return f"unsure read {self.reading.card.code} ({self.reading.confidence:.2f})"
+            code, confidence = self.reading.card.code, self.reading.confidence
+            return f"unsure read {code} ({confidence:.2f}{disagree})"
         return None
 
 
