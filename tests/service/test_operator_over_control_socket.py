@@ -132,3 +132,18 @@ def test_stale_socket_is_replaced_but_a_live_one_is_not(tmp_path: Path) -> None:
     second = ControlServer(path)
     second.close()
     assert not path.exists()
+
+
+def test_faro_shoe_correct_and_undo_commands(running: Running,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from shoe.cli import main
+
+    running.eyes.release(3)
+    running.wait_for(lambda: running.service.deal.flag is not None)
+    assert main(["confirm", "--socket", str(running.socket)]) == 0  # KS, as read
+    assert main(["undo", "--socket", str(running.socket)]) == 0
+    assert main(["confirm", "--socket", str(running.socket)]) == 1  # nothing held now
+    assert main(["correct", "Q?", "--socket", str(running.socket)]) == 2
+    err = capsys.readouterr().err
+    assert "no read is held" in err and "not a card" in err
+    assert running.service.deal.exposed == 2
