@@ -10,7 +10,7 @@ to card, so that a frame is a few array copies.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -111,8 +111,22 @@ class SceneParams:
             gamma=float(np.exp(rng.uniform(-0.22, 0.22) * k)),
             saturation=1.0 + sym(0.3),
             sharpen=float(rng.uniform(0.3, 1.0)) * k if rng.random() < 0.3 else 0.0,
-            barrel=float(rng.uniform(0.0, 0.12)) * k * k if rng.random() < 0.5 else 0.0,
+            # Only hard sessions get a wide lens: a lens is part of the rig, and stills of
+            # "the same rig under other light" are easier to make without it.
+            barrel=float(rng.uniform(0.0, 0.12)) if k == 1.0 and rng.random() < 0.5 else 0.0,
         )
+
+    def relit(self, rng: np.random.Generator, difficulty: Difficulty = "normal") -> SceneParams:
+        """The same rig (camera, lens, box, table and the camera's processing) under a
+        newly drawn light, glare, noise, blur and compression: another evening."""
+        other = SceneParams.random(rng, difficulty, self.frame_size)
+        return replace(other, **{name: getattr(self, name) for name in _rig_fields()})
+
+
+def _rig_fields() -> tuple[str, ...]:
+    return ("frame_size", "card_height_frac", "center_shift", "rotation_deg", "tilt_deg",
+            "camera_height_mm", "slot_side", "lips_mm", "window_ends_mm", "frame_width_mm",
+            "metal_bgr", "cloth_bgr", "barrel", "gamma", "saturation", "sharpen")
 
 
 _CLOTHS = ((40, 90, 30), (35, 70, 25), (40, 40, 120), (90, 50, 30), (60, 90, 130),

@@ -329,3 +329,19 @@ def test_a_wide_lens_bends_straight_edges_and_keeps_the_cards_size(deck_faces: F
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rows = np.flatnonzero((grey > 170).mean(axis=1) > 0.1)
     assert (rows[-1] - rows[0]) / 480 == pytest.approx(0.85, abs=0.03)
+
+
+def test_relit_keeps_the_rig_and_changes_the_light() -> None:
+    rng = np.random.default_rng(50)
+    rig = SceneParams.random(rng, "hard")
+    evenings = [rig.relit(rng, "hard") for _ in range(5)]
+    for other in evenings:
+        assert (other.tilt_deg, other.rotation_deg, other.lips_mm, other.barrel,
+                other.card_height_frac, other.center_shift) == (
+            rig.tilt_deg, rig.rotation_deg, rig.lips_mm, rig.barrel, rig.card_height_frac,
+            rig.center_shift)
+        # The card lies exactly where it lay.
+        a, b = Scene(rig, (225, 350), rng), Scene(other, (225, 350), rng)
+        assert np.allclose(a.card_corners(), b.card_corners())
+    assert len({e.colour_temp_k for e in evenings}) == 5
+    assert len({e.noise_sigma for e in evenings}) == 5
