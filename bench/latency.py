@@ -59,9 +59,9 @@ def main() -> int:
                 buffer += os.read(master, 4096)
             except OSError:
                 return  # the pty closed at the end
-                now = time.monotonic()
-                *lines, buffer = buffer.split(b"\n")
-                arrivals.extend((now, line.strip()) for line in lines)
+            now = time.monotonic()
+            *lines, buffer = buffer.split(b"\n")
+            arrivals.extend((now, line.strip()) for line in lines)
 
     threading.Thread(target=listen, daemon=True).start()
     with tempfile.TemporaryDirectory(prefix="faro-latency-") as tmp:
