@@ -397,16 +397,23 @@ class Service:
         self.notifier.reloading()
         try:
             config = self._reload()
-            parts = self._rebuild(config, self.deal)
         except FaroError as exc:
             log.error("reload refused, keeping the running config: %s", exc)
+            self.notifier.ready(self._status_line())
+            return
+        # The old parts let go of their pins, ports and camera before the new ones claim them.
+        self.parts.close()
+        try:
+            self.parts = self._rebuild(config, self.deal)
+        except FaroError as exc:
+            log.error("reload refused, back to the running config: %s", exc)
+            self.parts = self._rebuild(self.config, self.deal)
         else:
-            self.parts.close()
-            self.parts, self.config = parts, config
+            self.config = config
             if config.settings != self.deal.settings:
                 log.info("the new deal settings apply from the next deck")
             log.info("config reloaded from %s", config.source)
-            self._publish((), redraw=True)
+        self._publish((), redraw=True)
         self.notifier.ready(self._status_line())
 
     # -- telling the outputs ----------------------------------------------------------------

@@ -89,3 +89,34 @@ def test_power_cut_while_a_new_deals_header_was_written(tmp_path: Path) -> None:
     assert deal.exposed == 0 and journal.path.name != "20261122-200000.jsonl"
     assert (config.journal_dir / "20261122-200000.torn").exists()
     journal.close()
+
+
+def test_reload_lets_go_of_devices_first_and_falls_back_when_the_new_parts_fail(
+    tmp_path: Path, seam: Any
+) -> None:
+    old = config_module.parse({"state_dir": str(tmp_path)})
+    new = config_module.parse({"state_dir": str(tmp_path), "camera": {"seed": 9}})
+    log: list[str] = []
+
+    class Part(seam.RecordingOutput):  # type: ignore[misc,name-defined]
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+        def close(self) -> None:
+            log.append(f"close {self.name}")
+
+    def rebuild(config: Any, deal: Any) -> Parts:
+        log.append(f"build {config.camera.seed}")
+        if config is new:
+            raise config_module.ConfigError("keeper.pins[0]: pin 4 is busy")
+        return Parts(seam.ScriptedEyes([]), [Part(f"rebuilt {config.camera.seed}")])
+
+    journal, deal = open_deal(old)
+    service = Service(old, journal, deal, Parts(seam.ScriptedEyes([]), [Part("first")]),
+                      Notifier(None), Inbox(), reload=lambda: new, rebuild=rebuild)
+    service.reload()
+    assert log == ["close first", "build 9", "build 1"]  # closed before the new build
+    assert service.config is old
+    assert service.parts.outputs[0].states[-1].redraw  # the fallback parts were shown it
+    journal.close()
