@@ -98,7 +98,7 @@ def test_reload_lets_go_of_devices_first_and_falls_back_when_the_new_parts_fail(
     new = config_module.parse({"state_dir": str(tmp_path), "camera": {"seed": 9}})
     log: list[str] = []
 
-    class Part(seam.RecordingOutput):  # type: ignore[misc,name-defined]
+    class Part(seam.RecordingOutput):
         def __init__(self, name: str) -> None:
             super().__init__()
             self.name = name
@@ -118,5 +118,6 @@ def test_reload_lets_go_of_devices_first_and_falls_back_when_the_new_parts_fail(
     service.reload()
     assert log == ["close first", "build 9", "build 1"]  # closed before the new build
     assert service.config is old
-    assert service.parts.outputs[0].states[-1].redraw  # the fallback parts were shown it
+    shown: Any = service.parts.outputs[0]
+    assert shown.states[-1].redraw  # the fallback parts were shown the state
     journal.close()
