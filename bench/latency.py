@@ -112,7 +112,7 @@ def main() -> int:
         return 1
 
     frame_times = sorted(delivered)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for exposure, card in enumerate(cards):
         t_rest = truth[exposure].rest[0]
         first = next((t for t in frame_times if t >= t_rest), None)
