@@ -156,9 +156,13 @@ class Latest(Generic[T]):
             self._box.put_nowait(value)
 
     def close(self, timeout: float = 2.0) -> None:
-        with contextlib.suppress(queue.Empty):
-            self._box.get_nowait()
-        self._box.put(None)
+        """Show the newest value still waiting (if the device keeps up), then stop."""
+        try:
+            self._box.put(None, timeout=timeout)
+        except queue.Full:  # the device is stuck: give up on the last value
+            with contextlib.suppress(queue.Empty):
+                self._box.get_nowait()
+            self._box.put_nowait(None)
         self._thread.join(timeout)
 
     def _run(self) -> None:
