@@ -159,7 +159,7 @@ class DemoOperator:
 
         def correct() -> None:
             self._timer = None
-            print(f"operator: exposure {exposure + 1} is {card.code}", flush=True)
+            print(f"operator: card {exposure + 1} is {card.code}", flush=True)
             self.inbox.post("correct", card=card.code)
 
         self._timer = threading.Timer(self.delay, correct)

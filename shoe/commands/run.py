@@ -118,7 +118,7 @@ class LivePanel:
             state, screen, lines = self._state, self._screen, list(self._lines)
         out = [self.title]
         if state is not None:
-            held = f"  HELD: exposure {state.flag.exposure + 1}" if state.flag else ""
+            held = f"  CHECK CARD {state.flag.exposure + 1}" if state.flag else ""
             done = "  FINISHED" if state.finished else "  VOID" if state.voided else ""
             alert = f"  {state.alert}" if state.alert else ""
             out.append(f"deal {state.deal_id}: {state.exposed} of 52 cards{held}{done}{alert}")
