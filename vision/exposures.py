@@ -398,8 +398,13 @@ def _tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, in
     ranked = sorted(support.items(), key=lambda item: -item[1])[:2]
     best, best_support = ranked[0]
     agree = [c for v, c in named if v == best]
-    confidence = sum(agree) / len(named)  # readings naming another card pull it down
-    sure_agree = sum(1 for c in agree if c >= ACCEPT_THRESHOLD)
+    sure = [c for c in agree if c >= ACCEPT_THRESHOLD]
+    if sure and len(agree) == len(named):
+        # Only agreement: a weaker frame of the same card (a thumb, a glare) is no doubt.
+        confidence = sum(sure) / len(sure)
+    else:
+        confidence = sum(agree) / len(named)  # readings naming another card pull it down
+    sure_agree = len(sure)
     sure_dissent = sum(1 for v, c in named if v != best and c >= ACCEPT_THRESHOLD)
     if len(ranked) > 1 and ranked[1][1] * 2 > best_support:
         runner_up_sure = any(v == ranked[1][0] and c >= ACCEPT_THRESHOLD for v, c in named)

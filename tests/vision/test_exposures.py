@@ -39,6 +39,12 @@ def test_one_sure_frame_is_not_enough_to_be_sure() -> None:
     assert result.confidence <= UNSURE_CAP
 
 
+def test_a_weaker_frame_of_the_same_card_does_not_count_against_it() -> None:
+    result = vote([sure(QH, 0.68), sure(QH, 1.0), sure(QH, 0.99)])
+    assert result.card == QH
+    assert result.is_sure
+
+
 def test_abstaining_frames_do_not_count_against_the_card() -> None:
     result = vote([ABSTAIN, sure(QH), ABSTAIN, sure(QH)])
     assert result.card == QH
