@@ -222,6 +222,10 @@ class Service:
         self._stopping = False
         self._alert: str | None = None  # the camera's trouble, shown on the outputs
         self._box_closed = False  # between turns: the operator closed the box
+        # The next exposure may be the last accepted card, still lying in view: true after a
+        # (re)start, a camera reopen and a re-read, until the first exposure comes.
+        self._card_in_view = True
+        self._dealt_while_held: list[Exposure] = []
         self._last_ping = float("-inf")
         self._selector = selectors.DefaultSelector()
         self._selector.register(inbox, selectors.EVENT_READ, "inbox")
@@ -293,6 +297,7 @@ class Service:
             return
         if self._alert is not None:
             log.info("camera: frames again")
+            self._card_in_view = True
             self._alert = None
             self.notifier.status(self._status_line())
             self._publish((), redraw=True)
@@ -324,18 +329,35 @@ class Service:
         if self._is_done():
             log.warning("a card showed after the deal ended; ignored (start a new deck)")
             return
-        if self.deal.flag is not None:
-            log.warning("a card showed while exposure %d is held; ignored until it is resolved",
-                        self.deal.flag.exposure)
-            return
+        in_view, self._card_in_view = self._card_in_view, False
         cards = self.deal.cards
-        if exposure.sure and cards and reading.card == cards[-1]:
-            # The card already accepted, seen again (still in view after a restart, or a
-            # hand passed over it): no deck holds a card twice.
-            log.debug("%s is still in view", reading.card)
+        if in_view and exposure.sure and cards and reading.card == cards[-1]:
+            # The last card accepted, still in the window after a restart or a reopen.
+            log.info("%s is still in view", reading.card.code if reading.card else "?")
+            return
+        if self.deal.flag is not None:
+            # The dealer went on while CHECK CARD showed: keep the read, in order, for when
+            # the held one is resolved, rather than lose a card.
+            log.warning("a card showed while card %d is held; it follows once that is resolved",
+                        self.deal.flag.exposure + 1)
+            self._dealt_while_held.append(exposure)
             return
         events = self.deal.expose(reading.card, sure=exposure.sure)
         self._record(events, "camera", ReadRecord(reading.card, reading.confidence))
+
+    def _reread(self) -> None:
+        """The card in view is to be read again: what the camera saw meanwhile is void."""
+        self.parts.eyes.reread()
+        self._card_in_view = True
+        if self._dealt_while_held:
+            log.warning("%d card(s) seen while a card was held are dropped; deal them again "
+                        "or correct them", len(self._dealt_while_held))
+            self._dealt_while_held.clear()
+
+    def _follow_held(self) -> None:
+        """Cards seen while a read was held, taken now that it is resolved (one may hold again)."""
+        while self._dealt_while_held and self.deal.flag is None and not self._is_done():
+            self._expose(self._dealt_while_held.pop(0))
 
     def _record(self, events: list[Event], source: str, read: ReadRecord | None = None) -> None:
         """Journal the deal's last call (on disk before anything else hears of it), then tell."""
@@ -353,7 +375,7 @@ class Service:
             if op == "close_box":
                 self._box_closed = not self._box_closed
                 if not self._box_closed:
-                    self.parts.eyes.reread()
+                    self._reread()
                 log.info("box %s by %s", "closed" if self._box_closed else "open", source)
                 self._publish((), redraw=True)
                 return {"ok": True, "message": "box closed" if self._box_closed else "box open"}
@@ -366,7 +388,7 @@ class Service:
                 events = self.deal.confirm()
             elif op == "undo":
                 events = self.deal.undo()
-                self.parts.eyes.reread()
+                self._reread()
             elif op == "void":
                 events = self.deal.void()
             else:
@@ -378,6 +400,7 @@ class Service:
         self._record(events, source)
         message = "; ".join(describe(e, symbols=False) for e in events) or "done"
         log.info("%s by %s: %s", op, source, message)
+        self._follow_held()
         return {"ok": True, "message": message, "state": self._state_json()}
 
     def _new_deck(self) -> Reply:
@@ -388,7 +411,7 @@ class Service:
         self.journal.close()
         self.journal = Journal.new(self.config.journal_dir, self.config.settings)
         self.deal = Deal(self.config.settings)
-        self.parts.eyes.reread()
+        self._reread()
         log.info("new deal %s", self.journal.deal_id)
         self._publish((DeckStarted(self.config.settings.variant),))
         return {"ok": True, "message": f"new deal {self.journal.deal_id}",

@@ -68,7 +68,7 @@ def test_unsure_read_pauses_until_corrected_and_the_correction_is_journaled(
 ) -> None:
     running.eyes.release(3)
     running.wait_for(lambda: running.service.deal.flag is not None)
-    running.eyes.release(1)  # the dealer goes on regardless: 2C must not be accepted
+    running.eyes.release(1)  # the dealer goes on regardless: 2C is not accepted yet
     running.wait_for(lambda: not running.eyes.script)
     assert running.service.deal.exposed == 2
     flagged = [e for s in running.output.states for e in s.new if isinstance(e, CardFlagged)]
@@ -77,13 +77,15 @@ def test_unsure_read_pauses_until_corrected_and_the_correction_is_journaled(
     with pytest.raises(control.BadRequestError):
         control.request(running.socket, "undo_everything")  # unknown op: refused, no crash
     reply = control.request(running.socket, "correct", {"card": "KC"})
-    assert reply["ok"] and reply["state"]["exposed"] == 3
-    assert running.service.deal.cards[-1].code == "KC"
+    assert reply["ok"] and reply["state"]["exposed"] == 4
+    # 2C, seen while KS was held, follows the corrected card instead of being lost.
+    assert [c.code for c in running.service.deal.cards] == ["5D", "KH", "KC", "2C"]
 
     record = journal.read(running.service.journal.path)
     corrected = [e for e in record.events if isinstance(e, CardCorrected)]
-    assert corrected == [CardCorrected(2, running.service.deal.cards[-1], flagged[0].card)]
-    assert [n.source for n in record.entries] == ["camera", "camera", "camera", "control"]
+    assert corrected == [CardCorrected(2, running.service.deal.cards[2], flagged[0].card)]
+    assert [n.source for n in record.entries] == ["camera", "camera", "camera", "control",
+                                                  "camera"]
     assert record.entries[2].read is not None and record.entries[2].read.confidence == 0.6
 
 

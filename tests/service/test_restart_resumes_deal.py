@@ -121,3 +121,12 @@ def test_reload_lets_go_of_devices_first_and_falls_back_when_the_new_parts_fail(
     shown: Any = service.parts.outputs[0]
     assert shown.states[-1].redraw  # the fallback parts were shown the state
     journal.close()
+
+
+def test_a_repeat_of_the_last_card_mid_deal_is_held_not_dropped(tmp_path: Path, seam: Any) -> None:
+    config = config_module.parse({"state_dir": str(tmp_path)})
+    eyes = seam.ScriptedEyes([seam.sure("5D"), seam.sure("KH"), seam.sure("KH")])
+    eyes.release(3)
+    service = _service(config, eyes, seam.RecordingOutput())
+    _run_until(service, lambda: service.deal.flag is not None)
+    assert service.deal.flag is not None and service.deal.flag.reason.value == "duplicate"
