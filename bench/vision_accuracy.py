@@ -104,14 +104,10 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
     tally = Tally()
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
-        params = SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
-        if base is not None:
-            # The same box and camera as the learning pass; the room's light changes.
-            params = replace(params, card_height_frac=base.card_height_frac,
-                             center_shift=base.center_shift, rotation_deg=base.rotation_deg,
-                             tilt_deg=base.tilt_deg, camera_height_mm=base.camera_height_mm,
-                             lips_mm=base.lips_mm, window_ends_mm=base.window_ends_mm,
-                             frame_width_mm=base.frame_width_mm, slot_side=base.slot_side)
+        # With a profile: the same box and camera as the learning pass, other light.
+        params = (SceneParams.random(rng, difficulty) if base is None  # type: ignore[arg-type]
+                  else base.relit(rng, difficulty))  # type: ignore[arg-type]
+        params = replace(params, upside_down=bool(rng.random() < 0.5))
         frame = render_frame(faces[card], params, rng, offset_px=float(rng.uniform(0, 3)))
         started = time.perf_counter()
         reading = reader.read(frame)

@@ -1,4 +1,6 @@
-"""Fit the temperature that turns deck-profile similarities into honest probabilities.
+"""Fit the temperature that turns deck-profile similarities into honest probabilities
+(vision.profile.DEFAULT_TEMPERATURE; the softmax is warmed for poorly matching frames by
+vision.profile.effective_temperature).
 
 On dev decks only: learn each from a simulated 52-still pass, read simulated frames of the
 same rig under other light, and pick the temperature minimising the negative log-likelihood
@@ -21,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shoe.cards import FULL_DECK
 from vision.corpus import render_deck
 from vision.learn import learn_profile
-from vision.locate import locate, straighten
 from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
 from vision.simulator import SceneParams, render_frame
@@ -41,16 +42,12 @@ def collect(deck: str, frames: int, rng: np.random.Generator, pip_only: bool
     scores, truth = [], []
     for k in range(frames):
         card = FULL_DECK[k % 52]
-        p = replace(SceneParams.random(rng, "hard"), card_height_frac=base.card_height_frac,
-                    center_shift=base.center_shift, rotation_deg=base.rotation_deg,
-                    tilt_deg=base.tilt_deg, camera_height_mm=base.camera_height_mm,
-                    lips_mm=base.lips_mm, window_ends_mm=base.window_ends_mm,
-                    frame_width_mm=base.frame_width_mm, slot_side=base.slot_side)
+        p = replace(base.relit(rng, "hard"), upside_down=bool(rng.random() < 0.5))
         frame = render_frame(faces[card], p, rng, offset_px=float(rng.uniform(0, 3)))
-        quad = locate(frame) or reader.profile.window
-        if quad is None:
+        seen = reader.frame_scores(frame)
+        if seen is None:
             continue
-        scores.append(reader.scores(straighten(frame, quad)))
+        scores.append(seen[1])
         truth.append(k % 52)
     return np.array(scores), np.array(truth)
 
@@ -58,20 +55,26 @@ def collect(deck: str, frames: int, rng: np.random.Generator, pip_only: bool
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=52)
+    parser.add_argument("--decks", nargs="*", default=list(DECKS))
+    parser.add_argument("--dump", help="save the similarities and truths to this .npz")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    parts = [collect(d, args.frames, rng, pip_only=i % 2 == 1) for i, d in enumerate(DECKS)]
+    parts = [collect(d, args.frames, rng, pip_only=i % 2 == 1) for i, d in enumerate(args.decks)]
     scores = np.concatenate([p[0] for p in parts])
     truth = np.concatenate([p[1] for p in parts])
-    best_t, best_nll = 0.02, np.inf
-    for t in np.exp(np.linspace(np.log(0.002), np.log(0.1), 80)):
-        z = (scores - scores.max(axis=1, keepdims=True)) / t
+    if args.dump:
+        np.savez(args.dump, scores=scores, truth=truth)
+    best = scores.max(axis=1, keepdims=True)
+    quality = np.maximum(1 - best, 0.02) / 0.1  # as vision.profile.effective_temperature
+    best_t, best_nll = 0.005, np.inf
+    for t in np.exp(np.linspace(np.log(0.0005), np.log(0.1), 100)):
+        z = (scores - best) / (t * quality)
         logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
         nll = -logp[np.arange(len(truth)), truth].mean()
         if nll < best_nll:
             best_t, best_nll = float(t), float(nll)
-    z = (scores - scores.max(axis=1, keepdims=True)) / best_t
+    z = (scores - best) / (best_t * quality)
     p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
     top = p.argmax(axis=1)
     wrong = top != truth

@@ -1,10 +1,10 @@
 """Learning a deck profile from one pass of the deck through the box in a known order.
 
 Each card of the pass comes with one or more frames (a still, or the resting frames of a
-video). The card is located in each frame, straightened and described; the descriptors of
-one card are averaged. Where no card can be located in a frame, the window found in the
-other frames is used, so a dark or borderless design still learns. The window itself is the
-median outline over the pass.
+video). The card is located in each frame; the window is the median outline over the pass,
+and every card is straightened through that window (as the reader will see it), described,
+and its descriptors averaged. A card that cannot be located itself (a dark or borderless
+design) is still learned through the window.
 
 >>> outcome = learn_profile(zip(order, ([f] for f in frames)))   # doctest: +SKIP
 >>> outcome.profile.save("mydeck.profile")                       # doctest: +SKIP
@@ -20,7 +20,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
 from vision.profile import DeckProfile, _unit, describe
-from vision.reader import CornerReader
+from vision.reader import CornerReader, ModelError
 
 __all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
 
@@ -70,7 +70,7 @@ def learn_profile(
                 unplaced.append(frame)
             else:
                 quads.append(quad.array())
-                cards.append(straighten(frame, quad))
+                cards.append(frame)
         located.append((card, cards, unplaced))
         if on_card is not None:
             on_card()
@@ -85,16 +85,16 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     learned = np.zeros(52, bool)
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
-    for card, cards, unplaced in located:
-        if not cards and window is not None:
-            # The card itself would not stand out; the window where the others lay will do.
-            cards = [straighten(f, window) for f in unplaced]
-            if cards:
-                problems.append(LearnProblem(card, "card not found in its frames; learned "
-                                                   "from the window where the others lay"))
-        if not cards:
+    for card, found, unplaced in located:
+        if not found and unplaced and window is not None:
+            problems.append(LearnProblem(card, "card not found in its frames; learned "
+                                               "from the window where the others lay"))
+        if window is None or not (found or unplaced):
             problems.append(LearnProblem(card, "no card found in its frames"))
             continue
+        # Every card through the same window, as the reader will see them: the same
+        # outline for all, not each frame's own estimate of it.
+        cards = [straighten(f, window) for f in (*found, *unplaced)]
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
         k = np.mean([d[1] for d in described], axis=0)
@@ -118,11 +118,14 @@ def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndar
                         ) -> bool:
     """Whether the zero-shot reader reads this deck's indices: never surely wrong on the
     pass, and sure of most cards (not a pip-only or foreign-lettered deck)."""
-    reader = CornerReader()
+    try:
+        reader = CornerReader()
+    except ModelError:
+        return False  # the profile reads on its own
     sure_right = 0
-    for card, cards, _ in located:
-        for straight in cards:
-            reading = reader.read_card(straight)
+    for card, found, _ in located:
+        for frame in found:
+            reading = reader.read(frame)
             if reading.rank_confidence >= 0.5 and reading.rank != card.rank:
                 return False
             sure_right += reading.is_sure and reading.card == card

@@ -208,7 +208,7 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad 
     # The box's metal frame lies between the card and the picture's sides; a region that
     # runs into a side is cloth or the box, not the card.
     xs = rough.array()[:, 0]
-    if xs.min() < 2 or xs.max() > frame.shape[1] - 3:
+    if xs.min() < 8 or xs.max() > frame.shape[1] - 9:
         return None
     blue, green, red = cv2.split(frame)
     lightness = cv2.min(cv2.min(blue, green), red)

@@ -35,6 +35,7 @@ __all__ = [
     "ProfileError",
     "ProfileReader",
     "describe",
+    "effective_temperature",
 ]
 
 FORMAT = "faro-shoe deck profile"
@@ -47,8 +48,18 @@ _CORNER = (18, 30)
 _SHIFT = 2
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
-#: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks).
-DEFAULT_TEMPERATURE = 0.02
+#: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
+#: then made a quarter more cautious).
+DEFAULT_TEMPERATURE = 0.005
+
+
+def effective_temperature(temperature: float, best: float) -> float:
+    """The softmax temperature for a card whose best similarity is ``best``.
+
+    A frame that matches nothing well (glare over the pips, a thumb, deep shadow) gets a
+    proportionally warmer softmax: its small margins mean less than on a clean frame.
+    """
+    return temperature * max(1.0 - best, 0.02) / 0.1
 
 
 class ProfileError(FaroError):
@@ -104,7 +115,18 @@ def _middles(templates: np.ndarray) -> np.ndarray:
     return _unit(templates[:, s:-s, s:-s].reshape(len(templates), -1))
 
 
-@dataclass(frozen=True, slots=True)
+def _to_bytes(descriptors: np.ndarray) -> np.ndarray:
+    return np.clip(np.round(descriptors * 127), -127, 127).astype(np.int8)
+
+
+def _from_bytes(stored: np.ndarray) -> np.ndarray:
+    if stored.dtype != np.int8:
+        raise ValueError(f"descriptors stored as {stored.dtype}, not int8")
+    out: np.ndarray = stored.astype(np.float32) / 127
+    return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class DeckProfile:
     """One deck's window and its 52 cards' descriptors (rows in FULL_DECK order)."""
 
@@ -136,8 +158,9 @@ class DeckProfile:
         np.savez_compressed(
             buffer,
             header=np.frombuffer(json.dumps(header).encode(), np.uint8),
-            whole=self.whole.astype(np.float16),
-            corner=self.corner.astype(np.float16),
+            # The print minus its shading lies within -1..1: a byte each is plenty.
+            whole=_to_bytes(self.whole),
+            corner=_to_bytes(self.corner),
             learned=self.learned.astype(bool),
         )
         tmp = f"{os.fspath(path)}.tmp"
@@ -158,8 +181,8 @@ class DeckProfile:
                         f"faro-shoe reads version {VERSION}: run 'faro-shoe learn' again")
                 if header.get("cards") != [c.code for c in FULL_DECK]:
                     raise ProfileError(f"{path}: deck profile lists unexpected cards")
-                whole = data["whole"].astype(np.float32)
-                corner = data["corner"].astype(np.float32)
+                whole = _from_bytes(data["whole"])
+                corner = _from_bytes(data["corner"])
                 learned = data["learned"].astype(bool)
         except ProfileError:
             raise
@@ -204,10 +227,22 @@ class ProfileReader:
             CornerReader())
 
     def read(self, frame: np.ndarray) -> Reading:
-        quad = locate(frame) or self.profile.window
-        if quad is None:
+        seen = self.frame_scores(frame)
+        if seen is None:
             return Reading(None, 0.0)
-        return self.read_card(straighten(frame, quad))
+        return self.read_card(*seen)
+
+    def frame_scores(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the straightened card, its similarities to the 52) for a frame, or None."""
+        # The card lies where the pass showed it (the spring holds it against the window);
+        # the outline found now also counts, should the camera have moved since.
+        quads = [q for q in (self.profile.window, locate(frame)) if q is not None]
+        if not quads:
+            return None
+        cards = [straighten(frame, q) for q in quads]
+        each = [self.scores(c) for c in cards]
+        best = int(np.argmax([s.max() for s in each]))
+        return cards[best], np.max(each, axis=0)
 
     def scores(self, card: np.ndarray) -> np.ndarray:
         """Similarity (-1..1) of a straightened card to each of the 52, either way up."""
@@ -219,18 +254,19 @@ class ProfileReader:
             best[self._learned] = np.maximum(best[self._learned], score)
         return best
 
-    def read_card(self, card: np.ndarray) -> Reading:
-        reading = self._match(card)
+    def read_card(self, card: np.ndarray, scores: np.ndarray | None = None) -> Reading:
+        """Read a straightened card (``scores``: its similarities, if known already)."""
+        reading = self._match(self.scores(card) if scores is None else scores)
         if self._corners is None or reading.card is None:
             return reading
         return _cross_check(reading, self._corners.read_card(card))
 
-    def _match(self, card: np.ndarray) -> Reading:
-        scores = self.scores(card)
+    def _match(self, scores: np.ndarray) -> Reading:
         i = int(scores.argmax())
         if scores[i] < MIN_SIMILARITY:
             return Reading(None, 0.0)
-        z = (scores - scores[i]) / self.profile.temperature
+        z = (scores - scores[i]) / effective_temperature(self.profile.temperature,
+                                                         float(scores[i]))
         p = np.exp(z)
         p /= p.sum()
         found = FULL_DECK[i]

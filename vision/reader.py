@@ -148,10 +148,16 @@ class CornerReader:
     def read_card(self, card: np.ndarray) -> Reading:
         """Read a card already straightened to CARD_H x CARD_W."""
         ranks, suits = self._net.probabilities(corner_patches(card))
-        # Averaging (not multiplying) the corners: two corners that disagree can only
-        # lower the confidence, never make a loud wrong answer.
-        rank_p = ranks.mean(axis=0)
-        suit_p = suits.mean(axis=0)
+        # Each corner counts as far as it shows an index at all: a corner under a thumb or
+        # a glare says "no index", which is no vote against the other corner. Corners that
+        # both show an index are averaged (not multiplied): when they disagree, the
+        # confidence drops instead of one of them winning.
+        shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
+        weights = shows / shows.sum()
+        given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
+        none = float(ranks[:, -1].min())  # there is an index if either corner shows one
+        rank_p = np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
+        suit_p = (weights[:, None] * suits).sum(axis=0)
         rank_i = int(rank_p.argmax())
         suit_i = int(suit_p.argmax())
         rank = RANK_CLASSES[rank_i]

@@ -49,14 +49,9 @@ def stills(deck: str, cards: list[Card], seed: int, *, pip_only: bool = False,
     rng = np.random.default_rng(seed)
     out = []
     for card in cards:
-        params = SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
-        if same_rig_as is not None:
-            base = session(same_rig_as)
-            params = replace(params, card_height_frac=base.card_height_frac,
-                             center_shift=base.center_shift, rotation_deg=base.rotation_deg,
-                             tilt_deg=base.tilt_deg, camera_height_mm=base.camera_height_mm,
-                             lips_mm=base.lips_mm, window_ends_mm=base.window_ends_mm,
-                             frame_width_mm=base.frame_width_mm, slot_side=base.slot_side)
+        params = (SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
+                  if same_rig_as is None
+                  else session(same_rig_as).relit(rng, difficulty))  # type: ignore[arg-type]
         out.append(render_frame(faces(deck, pip_only)[card], params, rng))
     return out
 
