@@ -79,7 +79,8 @@ def test_a_profile_from_another_version_is_refused(pip_only_profile: DeckProfile
     header = json.loads(bytes(arrays["header"]).decode())
     header["version"] = VERSION + 1
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
-    np.savez(path, **arrays)
+    with path.open("wb") as f:  # a file object: np.savez would add ".npz" to a name
+        np.savez(f, **arrays)
     assert zipfile.is_zipfile(path)
     with pytest.raises(ProfileError, match="version"):
         DeckProfile.load(path)
