@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from hardware.cameras.simulated import shuffled_deck
 from hardware.display import pfaro
 from hardware.systemd import Notifier
 from shoe import compose
@@ -70,7 +71,22 @@ def main() -> int:
             "camera": {"source": "sim", "seed": args.seed, "pace": args.pace},
             "display": {"model": "pfaro", "port": os.ttyname(slave)},
         })
-        service = compose.assemble(config, lambda: [], notifier=Notifier(None),
+        order = shuffled_deck(args.seed)
+        held: list[int] = []
+
+        class Operator:
+            """Names a held card at once (as the demo's operator does): held cards need a
+            person, so they are left out of the figures."""
+
+            def update(self, state: Any) -> None:
+                if state.flag is not None and state.flag.exposure not in held:
+                    held.append(state.flag.exposure)
+                    service.inbox.post("correct", card=order[state.flag.exposure].code)
+
+            def close(self) -> None:
+                pass
+
+        service = compose.assemble(config, lambda: [Operator()], notifier=Notifier(None),
                                    stop_when_finished=True)
         eyes: Any = service.parts.eyes
         delivered: dict[float, float] = {}  # frame time on the simulator's clock -> arrival
@@ -114,6 +130,8 @@ def main() -> int:
     frame_times = sorted(delivered)
     rows: list[dict[str, Any]] = []
     for exposure, card in enumerate(cards):
+        if exposure in held:
+            continue
         t_rest = truth[exposure].rest[0]
         first = next((t for t in frame_times if t >= t_rest), None)
         if first is None:
@@ -139,6 +157,7 @@ def main() -> int:
         "after_decision_ms_median": statistics.median(tails) if tails else None,
         "after_decision_ms_max": max(tails) if tails else None,
         "pace_cards_per_minute": args.pace,
+        "held_for_the_operator": len(held),
     }
     for r in rows:
         print(f"{r['exposure']:>3} {r['card']:>4}  rest→bytes {r['total_ms']:>7.1f} ms"
