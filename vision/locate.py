@@ -127,8 +127,12 @@ def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
         # Over two pixels: one pixel's step is mostly sensor noise and JPEG ringing.
         fall = np.zeros_like(profiles)
         fall[:, 1:-1] = profiles[:, :-2] - profiles[:, 2:]
-        steepest = fall.argmax(axis=1)
-        strong = fall[np.arange(len(along)), steepest] > 6.0
+        # The outermost strong fall, not the steepest: a border line printed just inside
+        # the card's edge falls more steeply (black on white) than the card onto the metal.
+        peak = fall.max(axis=1, keepdims=True)
+        candidates = (fall >= 0.5 * peak) & (fall > 6.0)
+        steepest = fall.shape[1] - 1 - np.argmax(candidates[:, ::-1], axis=1)
+        strong = candidates[np.arange(len(along)), steepest]
         if strong.sum() < 6:
             return quad
         hits = base[strong] + offsets[steepest[strong]][:, None] * normal[None, :]
