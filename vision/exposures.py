@@ -20,6 +20,7 @@ report, or a beam with no card coming to rest, is settled as a flagged exposure
 from __future__ import annotations
 
 import enum
+import statistics
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -400,8 +401,9 @@ def _tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, in
     agree = [c for v, c in named if v == best]
     sure = [c for c in agree if c >= ACCEPT_THRESHOLD]
     if sure and len(agree) == len(named):
-        # Only agreement: a weaker frame of the same card (a thumb, a glare) is no doubt.
-        confidence = sum(sure) / len(sure)
+        # Only agreement: the median frame speaks, so a weaker frame of the same card (a
+        # thumb, a glare) is no doubt, but a card most frames are unsure of stays unsure.
+        confidence = statistics.median(agree)
     else:
         confidence = sum(agree) / len(named)  # readings naming another card pull it down
     sure_agree = len(sure)

@@ -45,6 +45,12 @@ def test_a_weaker_frame_of_the_same_card_does_not_count_against_it() -> None:
     assert result.is_sure
 
 
+def test_a_card_most_frames_are_unsure_of_stays_unsure() -> None:
+    result = vote([sure(QH, 0.83), sure(QH, 0.81), sure(QH, 0.82), sure(QH), sure(QH)])
+    assert result.card == QH
+    assert not result.is_sure
+
+
 def test_abstaining_frames_do_not_count_against_the_card() -> None:
     result = vote([ABSTAIN, sure(QH), ABSTAIN, sure(QH)])
     assert result.card == QH
