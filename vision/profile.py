@@ -46,9 +46,6 @@ _WHOLE = (36, 50)
 _CORNER = (18, 30)
 #: How far (descriptor pixels) the card may lie from where it lay while learning.
 _SHIFT = 2
-#: How many of the closest cards are checked for extra ink, and how much it counts.
-_CHECKED = 4
-_EXTRA_INK_WEIGHT = 0.1
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
@@ -248,34 +245,14 @@ class ProfileReader:
         return cards[best], np.max(each, axis=0)
 
     def scores(self, card: np.ndarray) -> np.ndarray:
-        """Similarity (-1..1) of a straightened card to each of the 52, either way up.
-
-        The closest few are then checked for ink that the card in view has and the learned
-        card has not (a seven's extra pip against a six): glare and a thumb can hide ink,
-        nothing in the room can add it, so such ink counts heavily against a candidate.
-        """
+        """Similarity (-1..1) of a straightened card to each of the 52, either way up."""
         best = np.full(52, -1.0, np.float32)
-        extra = np.zeros(52, np.float32)
-        h, w = _WHOLE[1] - 2 * _SHIFT, _WHOLE[0] - 2 * _SHIFT
         for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
             whole, corner = describe(view)
-            views = _shifted_views(whole)
-            by_shift = views @ self._whole.T
-            score = 0.6 * by_shift.max(axis=0) + 0.4 * (
-                _shifted_views(corner) @ self._corner.T).max(axis=0)
-            better = score > best[self._learned]
-            best[self._learned] = np.where(better, score, best[self._learned])
-            for j in np.argsort(-score)[:_CHECKED]:
-                if not better[j]:
-                    continue
-                aligned = views[int(by_shift[:, j].argmax())]
-                # Unit vectors: scale back to about one unit per pixel of print.
-                diff = (self._whole[j] - aligned).reshape(h, w, 3).mean(axis=2)
-                diff = cv2.blur(diff * np.sqrt(aligned.size), (3, 3))
-                # Ink only in view: damning. Ink only in the learned card: glare or a thumb
-                # may hide a pip, so it counts half.
-                extra[self._learned[j]] = max(float(diff.max()), -0.5 * float(diff.min()))
-        return best - _EXTRA_INK_WEIGHT * extra
+            score = (0.6 * (_shifted_views(whole) @ self._whole.T).max(axis=0)
+                     + 0.4 * (_shifted_views(corner) @ self._corner.T).max(axis=0))
+            best[self._learned] = np.maximum(best[self._learned], score)
+        return best
 
     def read_card(self, card: np.ndarray, scores: np.ndarray | None = None) -> Reading:
         """Read a straightened card (``scores``: its similarities, if known already)."""
