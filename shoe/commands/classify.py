@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.reader import load_reader
 
+    # OpenCV's own warnings (a file it cannot decode) would add a second line to ours.
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
     reader = load_reader(args.profile)
     # Check every image first: bad input is one line and exit 2, before any output.
     # (Decoding twice keeps memory flat for thousands of images on a Pi.)

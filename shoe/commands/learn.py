@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     from shoe.progress import Progress
     from vision.learn import learn_profile
 
+    # OpenCV's own warnings (a file it cannot decode) would add a second line to ours.
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
     order = [p.card for p in parse_cards(read_text_input(args.order), args.order)]
     if not order:
         raise LearnInputError(f"{args.order} lists no cards")
@@ -101,9 +104,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _video_views(path: str, order: list[Card]) -> list[tuple[Card, list[np.ndarray]]]:
     """(card, resting frames) for each card at rest in the video, in order."""
-    from shoe.commands.read import open_video
+    from shoe.commands.read import open_video, quiet_video_decoder
     from vision.exposures import iter_rests
 
+    quiet_video_decoder()
     rests = [r for r in iter_rests(open_video(Path(path))) if r.frames]
     if len(rests) != len(order):
         raise LearnInputError(
