@@ -46,6 +46,8 @@ _WHOLE = (36, 50)
 _CORNER = (18, 30)
 #: How far (descriptor pixels) the card may lie from where it lay while learning.
 _SHIFT = 2
+#: A similarity this good through the learned window needs no search for the card.
+_GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
@@ -234,13 +236,19 @@ class ProfileReader:
 
     def frame_scores(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """(the straightened card, its similarities to the 52) for a frame, or None."""
-        # The card lies where the pass showed it (the spring holds it against the window);
-        # the outline found now also counts, should the camera have moved since.
-        quads = [q for q in (self.profile.window, locate(frame)) if q is not None]
-        if not quads:
+        # The card lies where the pass showed it (the spring holds it against the window).
+        cards, each = [], []
+        if self.profile.window is not None:
+            cards.append(straighten(frame, self.profile.window))
+            each.append(self.scores(cards[0]))
+        # Only when that matches poorly (the camera moved since?), look for the card itself.
+        if not each or each[0].max() < _GOOD_MATCH:
+            quad = locate(frame)
+            if quad is not None:
+                cards.append(straighten(frame, quad))
+                each.append(self.scores(cards[-1]))
+        if not cards:
             return None
-        cards = [straighten(frame, q) for q in quads]
-        each = [self.scores(c) for c in cards]
         best = int(np.argmax([s.max() for s in each]))
         return cards[best], np.max(each, axis=0)
 
