@@ -14,6 +14,7 @@ import enum
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from shoe.cards import Card, Rank
 from shoe.events import (
@@ -45,14 +46,19 @@ class Mark(enum.Enum):
     SPLIT = "X"  # both cards of a split pair
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """One card gone: where it came in the deal and how it went."""
+class Placed(NamedTuple):
+    """One card gone: where it came in the deal and how it went.
+
+    A named tuple: the case makes one per card, and tuples are the cheapest immutable value.
+    """
 
     exposure: int
     card: Card
     mark: Mark
     turn: int | None
+
+
+_NONE: frozenset[Rank] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +71,7 @@ class Case:
 
     variant: Variant
     placed: tuple[Placed, ...]
-    blinking: frozenset[Rank] = frozenset()
+    blinking: frozenset[Rank] = _NONE
     call: CallWindow | None = None
 
     @classmethod
@@ -81,38 +87,41 @@ class Case:
         """
         variant = Variant.FARO
         placed: list[Placed] = []
-        blinking: frozenset[Rank] = frozenset()
+        blinking: frozenset[Rank] = _NONE
         call: CallWindow | None = None
+        # Most frequent first: this runs for every card of every deal that stats deals.
         for event in events:
-            blinking = frozenset()
-            match event:
-                case DeckStarted(variant=v):
-                    variant, placed, call = v, [], None
-                case Soda(card=card):
-                    placed.append(Placed(len(placed), card, Mark.SODA, None))
-                case Loser(number=number, card=card):
-                    placed.append(Placed(len(placed), card, Mark.LOSER, number))
-                case Turn() | LastTurn():
-                    # The loser is already placed (its own event); a split marks both.
-                    mark = Mark.SPLIT if event.split else Mark.WINNER
-                    if placed and placed[-1].card == event.loser:
+            blinking = _NONE
+            if isinstance(event, Loser):
+                placed.append(Placed(len(placed), event.card, Mark.LOSER, event.number))
+            elif isinstance(event, Turn | LastTurn):
+                loser, winner, number = event.loser, event.winner, event.number
+                loser_placed = bool(placed) and placed[-1].card == loser  # by its Loser event
+                if event.split:  # both cards of the pair take the split's mark
+                    if loser_placed:
                         placed.pop()
                     n = len(placed)
-                    placed.append(Placed(n, event.loser, mark if event.split else Mark.LOSER,
-                                         event.number))
-                    placed.append(Placed(n + 1, event.winner, mark, event.number))
-                    if event.split:
-                        blinking = frozenset({event.loser.rank})
-                case CallWindow():
-                    call = event
-                    blinking = frozenset(event.ranks)
-                case Hock(card=card):
-                    placed.append(Placed(len(placed), card, Mark.HOCK, None))
-                case Pocket(cards=cards):
-                    placed.extend(Placed(len(placed) + i, c, Mark.HOCK, None)
-                                  for i, c in enumerate(cards))
-                case CardWithdrawn(held=False, exposure=exposure):
-                    placed = [p for p in placed if p.exposure < exposure]
+                    placed.append(Placed(n, loser, Mark.SPLIT, number))
+                    placed.append(Placed(n + 1, winner, Mark.SPLIT, number))
+                    blinking = frozenset((loser.rank,))
+                else:
+                    if not loser_placed:
+                        placed.append(Placed(len(placed), loser, Mark.LOSER, number))
+                    placed.append(Placed(len(placed), winner, Mark.WINNER, number))
+            elif isinstance(event, Soda):
+                placed.append(Placed(len(placed), event.card, Mark.SODA, None))
+            elif isinstance(event, Hock):
+                placed.append(Placed(len(placed), event.card, Mark.HOCK, None))
+            elif isinstance(event, CallWindow):
+                call = event
+                blinking = frozenset(event.ranks)
+            elif isinstance(event, Pocket):
+                placed.extend(Placed(len(placed) + i, c, Mark.HOCK, None)
+                              for i, c in enumerate(event.cards))
+            elif isinstance(event, DeckStarted):
+                variant, placed, call = event.variant, [], None
+            elif isinstance(event, CardWithdrawn) and not event.held:
+                placed = [p for p in placed if p.exposure < event.exposure]
         return cls(variant, tuple(placed), blinking, call)
 
     # -- per rank ------------------------------------------------------------------------

@@ -163,6 +163,9 @@ class Deal:
         self._rank_count = [0] * (len(Rank) + 1)  # by int(rank)
         self._splits = 0
         self._roles, self._turns = _layout(self.settings)
+        calls = self.settings.variant is Variant.FARO and self.settings.call_the_turn
+        self._called_turn = self.settings.turns if calls else 0  # 0: no turn is called
+        self._call_after = CALL_AFTER if calls else 0
         self._started = DeckStarted(self.settings.variant)
         self._events_by_card: list[list[Event]] = []  # make/unmake stack, one entry a card
 
@@ -369,7 +372,7 @@ class Deal:
         self._events_by_card.append(events)
         if exposure == DECK_SIZE - 1:
             events.append(DeckFinished(tuple(self._cards), self.splits))
-        return list(events)
+        return events[:]
 
     def _rules_events(self, exposure: int, card: Card) -> list[Event]:
         """The events one accepted card causes, by its place in the deal."""
@@ -387,17 +390,9 @@ class Deal:
             assert number is not None
             split = loser.rank is card.rank
             self._splits += split
-            is_called = (
-                self.settings.variant is Variant.FARO
-                and self.settings.call_the_turn
-                and number == self.settings.turns
-            )
+            is_called = number == self._called_turn
             events.append((LastTurn if is_called else Turn)(number, loser, card, split))
-            if (
-                self.settings.variant is Variant.FARO
-                and self.settings.call_the_turn
-                and exposure + 1 == CALL_AFTER
-            ):
+            if exposure + 1 == self._call_after:
                 events.append(self._call_window())
         elif role is Role.HOCK:
             events.append(Hock(card))
