@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# One BLAS thread: the reader's small matrix products are slower spread over a thread pool,
+# and on a Pi the camera loop needs the other cores. Set before numpy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from shoe.cards import FaroError
 
