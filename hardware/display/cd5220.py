@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from shoe.events import Event
 
-from .encoding import as_screen, cells
-from .glyphs import SUIT_ORDER, SUIT_SYMBOLS, column_bytes
+from .encoding import as_screen, draw
+from .glyphs import DOWNLOAD_CODES, DOWNLOAD_SUBSTITUTES, download_suits
 from .layout import Screen
 
 __all__ = ["GLYPH_CODES", "brightness", "encode", "render", "startup"]
@@ -23,9 +23,7 @@ CURSOR_OFF = ESC + b"_\x00"  # ESC _ n 1B 5F n: cursor on/off, n=0 off
 CLEAR = b"\x0c"  # CLR 0C: clear display screen, and clear string mode
 SELECT_DOWNLOADED = ESC + b"%\x01"  # ESC % n 1B 25 n: n=1 select download character set
 
-#: The character code each suit's download character takes (32 ≤ n ≤ 126 in the manual).
-GLYPH_CODES: dict[str, bytes] = {sym: bytes([0x7B + i]) for i, sym in enumerate(SUIT_SYMBOLS)}
-_SUBSTITUTES = {"{": "(", "|": "!", "}": ")", "~": "-"}
+GLYPH_CODES = DOWNLOAD_CODES
 
 
 def move_to(column: int, row: int) -> bytes:
@@ -40,26 +38,15 @@ def brightness(level: int) -> bytes:
     return ESC + b"*" + bytes([level])
 
 
-def define_suits() -> bytes:
-    """ESC & s n m [a p1..p5]…: download the four suits, 5 columns each, s=1, a=5."""
-    first, last = 0x7B, 0x7B + len(SUIT_ORDER) - 1
-    data = b"".join(bytes([5]) + column_bytes(suit) for suit in SUIT_ORDER)
-    return ESC + b"&" + bytes([1, first, last]) + data
-
-
 def startup() -> tuple[bytes, ...]:
     """Initialize, overwrite mode, cursor off, full brightness, the suits, a clear screen."""
-    return (INIT + OVERWRITE + CURSOR_OFF + brightness(4) + define_suits()
+    return (INIT + OVERWRITE + CURSOR_OFF + brightness(4) + download_suits()
             + SELECT_DOWNLOADED + CLEAR,)
 
 
 def render(screen: Screen, *, glyphs: bool = True) -> bytes:
-    """Both lines in full (20 cells each overwrite whatever was there: no flicker)."""
-    if not glyphs:
-        screen = screen.with_letters()
-    codes = GLYPH_CODES if glyphs else {}
-    top, bottom = (cells(line, codes, _SUBSTITUTES) for line in screen.lines)
-    return move_to(1, 1) + top + move_to(1, 2) + bottom
+    return draw(screen, lambda row: move_to(1, row + 1), GLYPH_CODES if glyphs else None,
+                DOWNLOAD_SUBSTITUTES)
 
 
 def encode(item: Event | Screen, *, glyphs: bool = True) -> bytes:

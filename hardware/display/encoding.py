@@ -9,7 +9,7 @@ from shoe.events import Event
 
 from .layout import Screen, screen_for
 
-__all__ = ["DisplayModel", "as_screen", "cells"]
+__all__ = ["DisplayModel", "as_screen", "cells", "draw"]
 
 
 def as_screen(item: Event | Screen) -> Screen:
@@ -29,6 +29,19 @@ def cells(line: str, glyphs: Mapping[str, bytes], substitutes: Mapping[str, str]
         else:
             out += substitutes.get(ch, ch).encode("ascii")
     return bytes(out)
+
+
+def draw(screen: Screen, line_start: Callable[[int], bytes],
+         glyph_codes: Mapping[str, bytes] | None, substitutes: Mapping[str, str]) -> bytes:
+    """Both lines in full, each after ``line_start(row)`` (row 0 is the top line).
+
+    20 cells a line overwrite whatever was there, so nothing flickers. ``glyph_codes`` None:
+    the suits are drawn as letters.
+    """
+    if glyph_codes is None:
+        screen, glyph_codes = screen.with_letters(), {}
+    return b"".join(line_start(row) + cells(line, glyph_codes, substitutes)
+                    for row, line in enumerate(screen.lines))
 
 
 @dataclass(frozen=True, slots=True)

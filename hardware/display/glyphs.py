@@ -39,3 +39,19 @@ def column_bytes(suit: Suit) -> bytes:
     return bytes(
         sum(1 << r for r, row in enumerate(pattern) if row[c] == "#") for c in range(5)
     )
+
+
+#: Where the displays that download 5-column characters (CD5220, ESC/POS) put the suits:
+#: codes 0x7B-0x7E, which no layout uses; those four characters are drawn as look-alikes.
+DOWNLOAD_CODES: dict[str, bytes] = {sym: bytes([0x7B + i]) for i, sym in enumerate(SUIT_SYMBOLS)}
+DOWNLOAD_SUBSTITUTES: dict[str, str] = {"{": "(", "|": "!", "}": ")", "~": "-"}
+
+
+def download_suits() -> bytes:
+    """ESC & 1 n m [5 p1..p5]…: the four suits as user-defined characters 0x7B-0x7E.
+
+    One format on both sets: CD5220 manual, "ESC & s n m"; Epson DM-D110 §5, "ESC &".
+    """
+    first, last = 0x7B, 0x7B + len(SUIT_ORDER) - 1
+    data = b"".join(bytes([5]) + column_bytes(suit) for suit in SUIT_ORDER)
+    return b"\x1b&" + bytes([1, first, last]) + data

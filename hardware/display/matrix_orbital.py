@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from shoe.events import Event
 
-from .encoding import as_screen, cells
+from .encoding import as_screen, draw
 from .glyphs import SUIT_ORDER, SUIT_SYMBOLS, row_bytes
 from .layout import Screen
 
@@ -51,11 +51,7 @@ def startup() -> tuple[bytes, ...]:
 
 
 def render(screen: Screen, *, glyphs: bool = True) -> bytes:
-    if not glyphs:
-        screen = screen.with_letters()
-    codes = GLYPH_CODES if glyphs else {}
-    top, bottom = (cells(line, codes, {}) for line in screen.lines)
-    return move_to(1, 1) + top + move_to(1, 2) + bottom
+    return draw(screen, lambda row: move_to(1, row + 1), GLYPH_CODES if glyphs else None, {})
 
 
 def encode(item: Event | Screen, *, glyphs: bool = True) -> bytes:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from shoe.events import Event
 
-from .encoding import as_screen, cells
+from .encoding import as_screen, draw
 from .glyphs import SUIT_ORDER, SUIT_SYMBOLS, row_bytes
 from .layout import Screen
 
@@ -63,11 +63,7 @@ def startup() -> tuple[bytes, ...]:
 
 
 def render(screen: Screen, *, glyphs: bool = True) -> bytes:
-    if not glyphs:
-        screen = screen.with_letters()
-    codes = GLYPH_CODES if glyphs else {}
-    top, bottom = (cells(line, codes, _SUBSTITUTES) for line in screen.lines)
-    return move_to(0, 0) + top + move_to(0, 1) + bottom
+    return draw(screen, lambda row: move_to(0, row), GLYPH_CODES if glyphs else None, _SUBSTITUTES)
 
 
 def encode(item: Event | Screen, *, glyphs: bool = True) -> bytes:
