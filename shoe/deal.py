@@ -25,8 +25,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
 
+from shoe.actions import Action, ActionKind, InvalidActionError
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from shoe.events import (
     CallKind,
@@ -69,10 +69,6 @@ class DealStateError(FaroError, RuntimeError):
     """A call the deal cannot take in its present state (paused, over, nothing to undo)."""
 
 
-class InvalidActionError(FaroError, ValueError):
-    """A journal record that is not a deal action."""
-
-
 class IllegalCorrectionError(FaroError, ValueError):
     """An operator's correction that the deck cannot hold (a card already exposed)."""
 
@@ -108,46 +104,6 @@ class Flag:
     @property
     def event(self) -> CardFlagged:
         return CardFlagged(self.exposure, self.card, self.reason, self.conflict)
-
-
-class ActionKind(enum.Enum):
-    EXPOSE = "expose"
-    CORRECT = "correct"
-    CONFIRM = "confirm"
-    UNDO = "undo"
-    VOID = "void"
-
-
-class Action(NamedTuple):
-    """One call made on a deal, as the journal records it.
-
-    A named tuple rather than a dataclass: the deal records one per card, and tuples are cheap.
-    """
-
-    kind: ActionKind
-    card: Card | None = None
-    sure: bool = True
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"action": self.kind.value}
-        if self.kind in (ActionKind.EXPOSE, ActionKind.CORRECT):
-            out["card"] = self.card.code if self.card else None
-        if self.kind is ActionKind.EXPOSE and not self.sure:
-            out["sure"] = False
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Action:
-        try:
-            kind = ActionKind(data["action"])
-            code = data.get("card")
-            card = Card.parse(code) if code is not None else None
-            sure = data.get("sure", True)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidActionError(f"not a deal action: {data!r} ({exc})") from None
-        if not isinstance(sure, bool):
-            raise InvalidActionError(f"not a deal action: {data!r} (sure must be true or false)")
-        return cls(kind, card, sure)
 
 
 class Deal:
