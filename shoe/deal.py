@@ -112,7 +112,8 @@ class Deal:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.flag: Flag | None = None
-        self.actions: list[Action] = []
+        # Every call, as plain (kind, card, sure) tuples: one per card, so kept cheap.
+        self._log: list[tuple[ActionKind, Card | None, bool]] = []
         self._is_voided = False
         self._cards: list[Card] = []
         self._exposure_of: dict[Card, int] = {}
@@ -136,6 +137,16 @@ class Deal:
     def events(self) -> list[Event]:
         """The events of the accepted cards: what a fresh deal fed these cards would emit."""
         return [self._started, *(e for evs in self._events_by_card for e in evs)]
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every call made on this deal, in order: what the journal records."""
+        return [Action._make(entry) for entry in self._log]
+
+    @property
+    def last_action(self) -> Action | None:
+        """The latest call, for a journal that records each as it happens."""
+        return Action._make(self._log[-1]) if self._log else None
 
     @property
     def exposed(self) -> int:
@@ -198,7 +209,7 @@ class Deal:
             raise DealStateError(
                 f"a read is held at exposure {self.flag.exposure}; resolve it first"
             )
-        self.actions.append(Action(ActionKind.EXPOSE, card, sure))
+        self._log.append((ActionKind.EXPOSE, card, sure))
         flag = self._check(card)
         if flag is None and not sure:
             flag = Flag(self.exposed, card, FlagReason.UNSURE)
@@ -217,7 +228,7 @@ class Deal:
                 f"cannot correct exposure {flag.exposure} to {card.code}: "
                 f"{problem.reason.value.replace('_', ' ')} of exposure {problem.conflict}"
             )
-        self.actions.append(Action(ActionKind.CORRECT, card))
+        self._log.append((ActionKind.CORRECT, card, True))
         self.flag = None
         return [CardCorrected(flag.exposure, card, flag.card), *self._accept(card)]
 
@@ -229,7 +240,7 @@ class Deal:
                 f"exposure {flag.exposure} is held as {flag.reason.value.replace('_', ' ')}; "
                 "only an unsure read can be confirmed, correct it instead"
             )
-        self.actions.append(Action(ActionKind.CONFIRM))
+        self._log.append((ActionKind.CONFIRM, None, True))
         self.flag = None
         return self._accept(flag.card)
 
@@ -239,11 +250,11 @@ class Deal:
             raise DealStateError("the deal is void")
         if self.flag:
             flag, self.flag = self.flag, None
-            self.actions.append(Action(ActionKind.UNDO))
+            self._log.append((ActionKind.UNDO, None, True))
             return [CardWithdrawn(flag.exposure, flag.card, held=True)]
         if not self._cards:
             raise DealStateError("no card to undo")
-        self.actions.append(Action(ActionKind.UNDO))
+        self._log.append((ActionKind.UNDO, None, True))
         card = self._cards.pop()
         del self._exposure_of[card]
         self._rank_count[card.rank] -= 1
@@ -254,7 +265,7 @@ class Deal:
     def void(self) -> list[Event]:
         """End the deal where it stands: it settles nothing more."""
         self._check_open()
-        self.actions.append(Action(ActionKind.VOID))
+        self._log.append((ActionKind.VOID, None, True))
         self.flag = None
         self._is_voided = True
         return [DeckVoided(self.exposed)]

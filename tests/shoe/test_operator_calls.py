@@ -156,3 +156,12 @@ def test_actions_have_a_json_form() -> None:
     assert Action(ActionKind.UNDO).to_json() == {"action": "undo"}
     with pytest.raises(ValueError, match="not a deal action"):
         Action.from_json({"action": "shuffle"})
+
+
+def test_the_last_action_is_the_latest_call(cards: Cards) -> None:
+    deal = Deal()
+    assert deal.last_action is None
+    for card in cards("7C 2H"):
+        deal.expose(card)
+    deal.undo()
+    assert deal.last_action == Action(ActionKind.UNDO) == deal.actions[-1]
