@@ -1,12 +1,12 @@
 """The composition root: builds every part of the shoe from the config.
 
 The only place outside :mod:`hardware` that asks it for devices. The service loop gets what
-this builds (:class:`shoe.service.Parts`) and never looks anything up itself; tests and the
+this builds (:class:`shoe.parts.Parts`) and never looks anything up itself; tests and the
 demo build the same parts over fakes (the simulated camera, a pty for the display, gpiozero's
 MockFactory as the pin factory).
 
 Adapters here are small on purpose: each turns one device's own interface into the loop's
-(:class:`~shoe.service.Eyes`, :class:`~shoe.service.Output`).
+(:class:`~shoe.parts.Eyes`, :class:`~shoe.parts.Output`).
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def _tracker_factory(config: Config, has_beam: bool) -> Callable[[], Any]:
 
 class CameraEyes:
     """A (reconnecting) camera and an exposure tracker as the loop's
-    :class:`~shoe.service.Eyes`: ``look()`` raises CameraTroubleError while it is away."""
+    :class:`~shoe.parts.Eyes`: ``look()`` raises CameraTroubleError while it is away."""
 
     def __init__(self, camera: Any, new_tracker: Callable[[], Any]) -> None:
         self.camera = camera
