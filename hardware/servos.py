@@ -310,11 +310,7 @@ class ServoBead:
             raise InvalidSettingError(
                 f"keeper.pins: needs {len(Rank)} servos (ace to king), got {len(channels)}"
             )
-        calibrations = list(calibrations or [ServoCalibration()] * len(Rank))
-        if len(calibrations) != len(Rank):
-            raise CalibrationError(
-                f"keeper.trim_us: needs {len(Rank)} entries, got {len(calibrations)}"
-            )
+        calibrations = _one_per_rank(calibrations)
         self.channels = list(channels)
         self.pulses = [
             cal.pulses(ch.grid, f"keeper.pulse_us/trim_us[{rank - 1}] (rank {rank.code})")
@@ -348,11 +344,7 @@ class ServoBead:
             raise InvalidSettingError(
                 f"keeper.pins: needs {len(Rank)} pins (ace to king), got {len(numbers)}"
             )
-        calibrations = list(calibrations or [ServoCalibration()] * len(Rank))
-        if len(calibrations) != len(Rank):
-            raise CalibrationError(
-                f"keeper.trim_us: needs {len(Rank)} entries, got {len(calibrations)}"
-            )
+        calibrations = _one_per_rank(calibrations)
         if pin_factory is None:
             Device.ensure_pin_factory()
         factory = pin_factory or Device.pin_factory
@@ -396,3 +388,10 @@ class ServoBead:
     def _move(self, index: int, position: int) -> None:
         self.channels[index].set_pulse(self.pulses[index][position])
 
+
+def _one_per_rank(calibrations: Sequence[ServoCalibration] | None) -> list[ServoCalibration]:
+    """One calibration a servo, ace first; none given: the 1–2 ms default for every one."""
+    chosen = list(calibrations or [ServoCalibration()] * len(Rank))
+    if len(chosen) != len(Rank):
+        raise CalibrationError(f"keeper.trim_us: needs {len(Rank)} entries, got {len(chosen)}")
+    return chosen
