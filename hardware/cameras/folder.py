@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.camera import Camera, Pacer
+from hardware.cameras.recorded import RecordedCamera
 from hardware.errors import CameraConfigError
 
 __all__ = ["IMAGE_SUFFIXES", "ImageFolderCamera"]
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".ppm"})
 
 
-class ImageFolderCamera(Camera):
+class ImageFolderCamera(RecordedCamera):
     """Every image in ``folder`` (sorted by name: number them with leading zeros) as one
     frame at ``fps``, released at ``fps * pace`` (0: as fast as asked). An unreadable file
     is skipped with a warning. ``loop`` starts over at the end."""
@@ -35,14 +35,10 @@ class ImageFolderCamera(Camera):
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
         self.folder = Path(folder)
         self.name = f"folder:{self.folder}"
         self.paths = self.check(self.folder)
-        self.source_fps = fps
-        self._pacer = Pacer(fps, pace, sleep=sleep, clock=clock)
-        self._loop = loop
-        self._position = 0
+        super().__init__(fps, pace=pace, loop=loop, sleep=sleep, clock=clock)
 
     @staticmethod
     def check(folder: Path) -> list[Path]:
@@ -61,9 +57,6 @@ class ImageFolderCamera(Camera):
             path = self.paths[self._position % len(self.paths)]
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is not None:
-                self._pacer.wait(self._position)
-                t = self._position / self.source_fps
-                self._position += 1
-                return image, t
+                return self._play(image)
             self._position += 1
             log.warning("%s: skipping unreadable image %s", self.name, path.name)

@@ -10,7 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.camera import Camera, Pacer
+from hardware.camera import Camera
+from hardware.cameras.recorded import RecordedCamera
 from hardware.errors import CameraConfigError, CameraUnavailableError
 
 __all__ = ["DeviceCamera", "VideoFileCamera"]
@@ -55,7 +56,7 @@ class DeviceCamera(Camera):
         self._capture.release()
 
 
-class VideoFileCamera(Camera):
+class VideoFileCamera(RecordedCamera):
     """A recorded video, frame by frame, released at its own fps times ``pace`` (0: as fast
     as asked). ``Frame.t`` is the frame's position in the video, so timing-based vision
     sees the recording's time whatever the pace. ``loop`` starts it over at the end."""
@@ -69,17 +70,14 @@ class VideoFileCamera(Camera):
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
         self.path = Path(path)
         self.name = f"file:{self.path}"
         self._capture = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
             self._capture.release()
             raise CameraConfigError(f"camera.source: cannot decode video {str(self.path)!r}")
-        self.source_fps = self._capture.get(cv2.CAP_PROP_FPS) or 30.0
-        self._pacer = Pacer(self.source_fps, pace, sleep=sleep, clock=clock)
-        self._loop = loop
-        self._position = 0  # frames since the start, across loops
+        fps = self._capture.get(cv2.CAP_PROP_FPS) or 30.0
+        super().__init__(fps, pace=pace, loop=loop, sleep=sleep, clock=clock)
 
     def _grab(self) -> tuple[np.ndarray, float] | None:
         ok, image = self._capture.read()
@@ -88,10 +86,7 @@ class VideoFileCamera(Camera):
             ok, image = self._capture.read()
         if not ok or image is None:
             return None
-        self._pacer.wait(self._position)
-        t = self._position / self.source_fps
-        self._position += 1
-        return image, t
+        return self._play(image)
 
     def _release(self) -> None:
         self._capture.release()
