@@ -342,13 +342,21 @@ class DisplayOutput:
 
 
 class LogOutput:
-    """Each event as one plain line in the log (the journal of systemd, or a terminal)."""
+    """Each event as one plain line in the log (the journal of systemd, or a terminal), or
+    handed to ``write`` instead (the demo's headless stdout)."""
+
+    def __init__(self, write: Callable[[str], None] | None = None) -> None:
+        self._write = write if write is not None else self._log
+
+    @staticmethod
+    def _log(line: str) -> None:
+        log.info("%s", line)
 
     def update(self, state: ShoeState) -> None:
         if state.redraw:
             return
         for event in state.new:
-            log.info("%s", describe(event, symbols=False))
+            self._write(describe(event, symbols=False))
 
     def close(self) -> None:
         pass

@@ -107,7 +107,10 @@ def _run(config: Any, master: int, *, headless: bool) -> int:
     operator = DemoOperator(config.camera.seed, delay=2.0 if config.camera.speed else 0.0)
 
     def outputs() -> list[Output]:
-        return [panel if panel is not None else EventLines(), operator]
+        if panel is not None:
+            return [panel, operator]
+        # Headless: each event as one line on stdout, as soon as it comes.
+        return [compose.LogOutput(lambda line: print(line, flush=True)), operator]
 
     service = compose.assemble(config, outputs, stop_when_finished=True)
     operator.inbox = service.inbox
@@ -121,21 +124,6 @@ def _run(config: Any, master: int, *, headless: bool) -> int:
     print(f"display: {listener.sentences} sentences decoded from the pty, last screen: "
           f"{' | '.join(listener.screen or ('', ''))}")
     return status
-
-
-class EventLines:
-    """Headless: each event as one line on stdout."""
-
-    def update(self, state: ShoeState) -> None:
-        from shoe.describe import describe
-
-        if state.redraw:
-            return
-        for event in state.new:
-            print(describe(event, symbols=False), flush=True)
-
-    def close(self) -> None:
-        pass
 
 
 class DemoOperator:
