@@ -248,7 +248,9 @@ class Service:
 
     def _record(self, events: list[Event], source: str, read: ReadRecord | None = None) -> None:
         """Journal the deal's last call (on disk before anything else hears of it), then tell."""
-        self.journal.append(self.deal.actions[-1], events, source=source, read=read)
+        action = self.deal.last_action
+        assert action is not None  # a call was just made
+        self.journal.append(action, events, source=source, read=read)
         self._publish(tuple(events))
 
     def handle(self, request: dict[str, Any], source: str = "control") -> Reply:
