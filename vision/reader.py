@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, FaroError, Rank, Suit
+from vision.crosscheck import check
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reading import Reading
 
@@ -168,7 +169,10 @@ class CornerReader:
         if rank is None:
             return Reading(None, 0.0, None, suit, 0.0, suit_conf)
         confidence = rank_conf * suit_conf
-        return Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
+        reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
+        # The small index may be misread surely (a foreign letter taken for a numeral); the
+        # card's middle, picture or pips, is a second witness that can only lower the trust.
+        return check(reading, card)
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

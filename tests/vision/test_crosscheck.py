@@ -1,0 +1,72 @@
+"""The middle of the card as a second witness: picture or pips, spade or club."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import pytest
+
+from shoe.cards import Card, Rank, Suit
+from vision.crosscheck import CAP, black_pip_suit, check, contradicts, look_at_middle
+from vision.locate import CARD_H, CARD_W
+from vision.reading import ACCEPT_THRESHOLD, Reading
+
+Faces = Callable[..., dict[Card, np.ndarray]]
+
+
+def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
+    """A clean face as the locator hands it over: CARD_H x CARD_W."""
+    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+def _sure(code: str) -> Reading:
+    card = Card.parse(code)
+    return Reading(card, 0.99, card.rank, card.suit, 0.995, 0.995)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_court_cards_contradict_a_number(deck_faces: Faces, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    courts = [c for c in faces if c.rank >= Rank.JACK]
+    middles = [look_at_middle(_straight(faces, c.code)) for c in courts]
+    # The check only speaks when the picture is clear; most court cards are.
+    assert sum(contradicts(Rank.EIGHT, m) for m in middles) >= 9
+    assert not any(contradicts(c.rank, m) for c, m in zip(courts, middles, strict=True))
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+@pytest.mark.parametrize("code", ["2H", "5C", "8S", "10D"])
+def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, code: str) -> None:
+    middle = look_at_middle(_straight(deck_faces(deck, 350), code))
+    assert contradicts(Rank.KING, middle)
+    assert not contradicts(Card.parse(code).rank, middle)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "dondorf"])
+@pytest.mark.parametrize("rank", ["3", "7", "10"])
+def test_the_pips_tell_spades_from_clubs(deck_faces: Faces, deck: str, rank: str) -> None:
+    faces = deck_faces(deck, 350)
+    assert black_pip_suit(_straight(faces, rank + "S")) == Suit.SPADES
+    assert black_pip_suit(_straight(faces, rank + "C")) == Suit.CLUBS
+
+
+def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces) -> None:
+    faces = deck_faces("anglo", 350)
+    for truth, misread in (("QH", "8H"), ("7C", "7S"), ("6D", "JD"), ("9S", "9C")):
+        capped = check(_sure(misread), _straight(faces, truth))
+        assert capped.card == Card.parse(misread)  # still offered, no longer sure
+        assert capped.confidence <= CAP < ACCEPT_THRESHOLD
+        assert not capped.is_sure
+
+
+def test_a_right_reading_keeps_its_confidence(deck_faces: Faces) -> None:
+    faces = deck_faces("anglo", 350)
+    for code in ("QH", "7C", "7S", "6D", "9S", "AS", "KC"):
+        assert check(_sure(code), _straight(faces, code)) == _sure(code)
+
+
+def test_an_unsure_reading_is_left_alone(deck_faces: Faces) -> None:
+    unsure = Reading(Card.parse("8H"), 0.3, Rank.EIGHT, Suit.HEARTS, 0.5, 0.6)
+    assert check(unsure, _straight(deck_faces("anglo", 350), "QH")) == unsure

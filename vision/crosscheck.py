@@ -1,0 +1,174 @@
+"""A second opinion from the card's middle: picture or pips, and how many pips.
+
+The corner index is small; the middle of the card is large and easy. A number card shows
+separated pips of one size; a court card a big picture. A reading whose kind the middle
+clearly contradicts (an index read as 8 on a court card, a king read on a card of pips) is
+capped below the accept threshold, so the deal holds it instead of paying on it.
+
+The check only ever lowers a confidence, and only when the middle is clear about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from shoe.cards import Rank, Suit
+from vision.locate import CARD_H, CARD_W
+from vision.reading import ACCEPT_THRESHOLD, Reading
+
+__all__ = ["CAP", "Middle", "black_pip_suit", "check", "contradicts", "look_at_middle"]
+
+#: A contradicted reading keeps at most this confidence (below the accept threshold).
+CAP = ACCEPT_THRESHOLD - 0.05
+
+#: The middle of the straightened card (fractions): clear of both corner indices.
+_X0, _X1 = 0.21, 0.79
+_Y0, _Y1 = 0.07, 0.93
+#: A pip's third and fourth notch (see _notch_depths): a spade's are both shallow (under
+#: these), a club's both deep (over these); in between the pips do not say. Measured on
+#: simulated frames of dev decks only.
+_SPADE_NOTCHES = (0.16, 0.05)
+_CLUB_NOTCHES = (0.12, 0.08)
+#: This many pips more than the rank has contradict it.
+_EXTRA_PIPS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Middle:
+    """What the middle of a straightened card shows."""
+
+    ink: float  # share of the middle's pixels that are print
+    tallest: float  # the tallest print blob's height, as a share of the middle's height
+    widest: float  # the widest print blob's width, as a share of the middle's width
+    blobs: int  # separated print blobs of pip size
+    alike: bool  # those blobs are of one size (a number card's pips)
+
+
+def _ink_mask(middle: np.ndarray) -> np.ndarray:
+    """Print against the card's paper, blind to slow shading and the light's colour."""
+    img = middle.astype(np.float32) + 1.0
+    # The paper around each pixel: a wide maximum, smoothed; dividing by it takes away
+    # gradients and the colour cast of the light.
+    paper = cv2.GaussianBlur(cv2.dilate(img, np.ones((9, 9), np.uint8)), (0, 0), 3)
+    ratio = np.clip(img / paper, 0.0, 1.0)
+    dark = ratio.min(axis=2) < 0.62
+    chroma = ratio.max(axis=2) - ratio.min(axis=2) > 0.3
+    mask = (dark | chroma).astype(np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def look_at_middle(card: np.ndarray) -> Middle:
+    """Measure the middle of a straightened (CARD_H x CARD_W) card."""
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    return _measure(_middle_mask(card))
+
+
+def _middle_mask(card: np.ndarray) -> np.ndarray:
+    middle = card[round(_Y0 * CARD_H):round(_Y1 * CARD_H), round(_X0 * CARD_W):round(_X1 * CARD_W)]
+    return _ink_mask(middle)
+
+
+def _measure(ink: np.ndarray) -> Middle:
+    # Thin strokes (a frame line, a glare's edge) must not join pips into one "picture".
+    mask = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    h, w = mask.shape
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    stats = stats[1:]
+    areas = stats[:, cv2.CC_STAT_AREA]
+    if len(areas) == 0:
+        return Middle(0.0, 0.0, 0.0, 0, False)
+    tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
+    widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
+    # Pips: blobs at least a third the size of the largest (specks and stray lines are not).
+    big = areas[areas >= max(areas.max() / 3.0, 40)]
+    alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
+    return Middle(float(mask.mean()), tallest, widest, len(big), alike)
+
+
+def _is_picture(m: Middle) -> bool:
+    """A court card's picture: one blob spanning much of the middle."""
+    return m.tallest > 0.45 and m.widest > 0.5
+
+
+def _counts_pips(m: Middle) -> bool:
+    """Separated pips of one size, none of them big: a number card, surely."""
+    return m.alike and m.tallest < 0.3 and m.widest < 0.45
+
+
+def contradicts(rank: Rank, m: Middle) -> bool:
+    """The middle clearly says the card is not of this rank."""
+    if rank == Rank.ACE:
+        return False  # an ace's one pip may be a large ornament
+    if rank >= Rank.JACK:
+        return _counts_pips(m)
+    # Pips merge under blur (fewer blobs) and glare may split one (a blob more); far more
+    # pips than the rank has is a contradiction all the same.
+    return _is_picture(m) or (_counts_pips(m) and m.blobs >= int(rank) + _EXTRA_PIPS)
+
+
+def _notch_depths(blob: np.ndarray) -> tuple[float, float]:
+    """The third and fourth deepest notches in a blob's outline, by the square root of its
+    hull's area.
+
+    A club has four deep notches (between its three leaves, and each side of the stem); a
+    spade only the two beside its stem. Whatever the typeface, the third and fourth notch
+    tell them apart, and they do not depend on which way up the pip stands.
+    """
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(outline, returnPoints=False)
+    size = float(np.sqrt(max(cv2.contourArea(cv2.convexHull(outline)), 1.0)))
+    if len(hull) < 4:
+        return 0.0, 0.0
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:  # a self-touching outline: no opinion
+        return float("nan"), float("nan")
+    if defects is None:
+        return 0.0, 0.0
+    depths = [*sorted(defects.reshape(-1, 4)[:, 3] / 256.0 / size, reverse=True), 0.0, 0.0]
+    return float(depths[2]), float(depths[3])
+
+
+def black_pip_suit(card: np.ndarray) -> Suit | None:
+    """Spades or clubs, as the middle's pips are shaped; None where the pips do not say."""
+    return _black_pip_suit(_middle_mask(card))
+
+
+def _black_pip_suit(mask: np.ndarray) -> Suit | None:
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    if len(areas) == 0:
+        return None
+    pips = np.flatnonzero(areas >= max(areas.max() / 2.0, 40)) + 1
+    if len(pips) < 2:
+        return None  # one blob may be anything: a picture, an ornament, a merged row
+    depths = np.array([_notch_depths((labels == i).astype(np.uint8)) for i in pips[:6]])
+    if np.isnan(depths).all():
+        return None
+    third, fourth = np.nanmedian(depths, axis=0)
+    if third < _SPADE_NOTCHES[0] and fourth < _SPADE_NOTCHES[1]:
+        return Suit.SPADES
+    if third > _CLUB_NOTCHES[0] and fourth > _CLUB_NOTCHES[1]:
+        return Suit.CLUBS
+    return None
+
+
+def check(reading: Reading, card: np.ndarray) -> Reading:
+    """The reading, its confidence capped below the threshold if the middle contradicts it."""
+    if reading.rank is None or max(reading.confidence, reading.rank_confidence,
+                                   reading.suit_confidence) < CAP:
+        return reading
+    mask = _middle_mask(card)
+    if contradicts(reading.rank, _measure(mask)):
+        return replace(reading, confidence=min(reading.confidence, CAP),
+                       rank_confidence=min(reading.rank_confidence, CAP))
+    if (reading.suit in (Suit.SPADES, Suit.CLUBS) and Rank.TWO <= reading.rank <= Rank.TEN
+            and _black_pip_suit(mask) not in (None, reading.suit)):
+        return replace(reading, confidence=min(reading.confidence, CAP),
+                       suit_confidence=min(reading.suit_confidence, CAP))
+    return reading
