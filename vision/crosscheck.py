@@ -52,10 +52,14 @@ def _ink_mask(middle: np.ndarray) -> np.ndarray:
     img = middle.astype(np.float32) + 1.0
     # The paper around each pixel: a wide maximum, smoothed; dividing by it takes away
     # gradients and the colour cast of the light.
-    paper = cv2.GaussianBlur(cv2.dilate(img, np.ones((9, 9), np.uint8)), (0, 0), 3)
-    ratio = np.clip(img / paper, 0.0, 1.0)
-    dark = ratio.min(axis=2) < 0.62
-    chroma = ratio.max(axis=2) - ratio.min(axis=2) > 0.3
+    paper = cv2.GaussianBlur(cv2.dilate(middle, np.ones((9, 9), np.uint8)).astype(np.float32)
+                             + 1.0, (0, 0), 3)
+    b, g, r = cv2.split(cv2.divide(img, paper))
+    # Each channel's ratio clipped to 1 (glare is paper), compared per pixel (fast on one core).
+    lo = np.minimum(np.minimum(np.minimum(b, g), r), 1.0)
+    hi = np.minimum(np.maximum(np.maximum(b, g), r), 1.0)
+    dark = lo < 0.62
+    chroma = hi - lo > 0.3
     mask = (dark | chroma).astype(np.uint8)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
 
@@ -139,6 +143,13 @@ def black_pip_suit(card: np.ndarray) -> Suit | None:
     return _black_pip_suit(_middle_mask(card))
 
 
+def _blob(labels: np.ndarray, stat: np.ndarray, label: int) -> np.ndarray:
+    """One labelled blob alone, in its bounding box with a pixel of margin."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    box = labels[max(y - 1, 0):y + h + 1, max(x - 1, 0):x + w + 1]
+    return (box == label).astype(np.uint8)
+
+
 def _black_pip_suit(mask: np.ndarray) -> Suit | None:
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -147,7 +158,7 @@ def _black_pip_suit(mask: np.ndarray) -> Suit | None:
     pips = np.flatnonzero(areas >= max(areas.max() / 2.0, 40)) + 1
     if len(pips) < 2:
         return None  # one blob may be anything: a picture, an ornament, a merged row
-    depths = np.array([_notch_depths((labels == i).astype(np.uint8)) for i in pips[:6]])
+    depths = np.array([_notch_depths(_blob(labels, stats[i], i)) for i in pips[:6]])
     if np.isnan(depths).all():
         return None
     third, fourth = np.nanmedian(depths, axis=0)
