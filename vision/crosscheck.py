@@ -134,7 +134,7 @@ def _notch_depths(blob: np.ndarray) -> tuple[float, float]:
         return float("nan"), float("nan")
     if defects is None:
         return 0.0, 0.0
-    depths = [*sorted(defects.reshape(-1, 4)[:, 3] / 256.0 / size, reverse=True), 0.0, 0.0]
+    depths = [*sorted(defects.reshape(-1, 4)[:, 3] / 256.0 / size, reverse=True), 0.0, 0.0, 0.0]
     return float(depths[2]), float(depths[3])
 
 

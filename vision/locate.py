@@ -100,6 +100,73 @@ def _fit_quad(hull: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
 
 
+def _robust_line(t: np.ndarray, s: np.ndarray, tol: float) -> tuple[float, float, int] | None:
+    """The line s = a t + b that most points lie within ``tol`` of (a small RANSAC over
+    pairs of points half the run apart), refitted by least squares on those points.
+
+    A few wrong points (a pip touching the edge, a missing corner, a glare) do not tilt it.
+    """
+    n = len(t)
+    if n < 6:
+        return None
+    half = n // 2
+    i = np.arange(0, n - half)
+    j = i + half
+    dt = t[j] - t[i]
+    ok = np.abs(dt) > 1e-6
+    if not ok.any():
+        return None
+    a = (s[j][ok] - s[i][ok]) / dt[ok]
+    b = s[i][ok] - a * t[i][ok]
+    inliers = np.abs(s[None, :] - (a[:, None] * t[None, :] + b[:, None])) <= tol
+    best = int(inliers.sum(axis=1).argmax())
+    keep = inliers[best]
+    if keep.sum() < 4:
+        return None
+    slope, intercept = np.polyfit(t[keep], s[keep], 1)
+    return float(slope), float(intercept), int(keep.sum())
+
+
+def _rough_sides(region: np.ndarray) -> np.ndarray | None:
+    """Corners of the region's four sides, each a line through its outermost pixels.
+
+    The card stands within some 16 degrees of upright, so its left side is the leftmost
+    pixel of each row, its top the topmost of each column, and so on. Only the middle of
+    each side counts (rounded or hidden corners), and a robust fit ignores bays (an index
+    or a pip printed at the edge) and bumps.
+    """
+    ys, xs = np.nonzero(region)
+    if len(ys) == 0:
+        return None
+    y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
+    lines = []
+    for axis in (0, 1):  # rows (left, right sides), then columns (top, bottom)
+        lo_, hi_ = (y0, y1) if axis == 0 else (x0, x1)
+        span = hi_ - lo_
+        t = np.arange(lo_ + round(0.15 * span), hi_ - round(0.15 * span) + 1)
+        strip = region[t, :] if axis == 0 else region[:, t].T
+        has = strip.any(axis=1)
+        t = t[has]
+        strip = strip[has]
+        first = strip.argmax(axis=1).astype(np.float32)
+        last = (strip.shape[1] - 1 - strip[:, ::-1].argmax(axis=1)).astype(np.float32)
+        for edge in (first, last):
+            fit = _robust_line(t.astype(np.float32), edge, 1.5)
+            if fit is None or fit[2] < 0.4 * len(t):
+                return None
+            lines.append((axis, fit[0], fit[1]))
+    # Sides in order left, right, top, bottom -> corners TL, TR, BR, BL.
+    (_, al, bl), (_, ar, br), (_, at, bt), (_, ab, bb) = lines
+
+    def meet(a_v: float, b_v: float, a_h: float, b_h: float) -> tuple[float, float]:
+        # x = a_v y + b_v and y = a_h x + b_h.
+        y = (a_h * b_v + b_h) / max(1.0 - a_h * a_v, 1e-6)
+        return a_v * y + b_v, y
+
+    return np.array([meet(al, bl, at, bt), meet(ar, br, at, bt), meet(ar, br, ab, bb),
+                     meet(al, bl, ab, bb)], dtype=np.float32) + 0.5
+
+
 def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Corners where the four sides, found at full resolution, meet.
 
@@ -206,7 +273,8 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad 
     # A solid outline (court art inside is fine), not cloth around the box or glare.
     if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
         return None
-    rough = quad_from_corners(_fit_quad(hull) / scale)
+    sides = _rough_sides(opened)
+    rough = quad_from_corners((sides if sides is not None else _fit_quad(hull)) / scale)
     if not _plausible(rough, h):
         return None
     # The box's metal frame lies between the card and the picture's sides; a region that

@@ -70,3 +70,13 @@ def test_a_right_reading_keeps_its_confidence(deck_faces: Faces) -> None:
 def test_an_unsure_reading_is_left_alone(deck_faces: Faces) -> None:
     unsure = Reading(Card.parse("8H"), 0.3, Rank.EIGHT, Suit.HEARTS, 0.5, 0.6)
     assert check(unsure, _straight(deck_faces("anglo", 350), "QH")) == unsure
+
+
+def test_pips_with_a_single_notch_give_no_error() -> None:
+    # A blob whose outline has only one concavity (a pip merged with a speck, say) once
+    # made the spade-or-club check index past its notch list.
+    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
+    for top in (70, 140):
+        cv2.rectangle(card, (70, top), (100, top + 30), (20, 20, 20), cv2.FILLED)
+        cv2.fillPoly(card, [np.array([[80, top], [90, top], [85, top + 15]])], (235, 235, 235))
+    assert black_pip_suit(card) in (None, Suit.SPADES, Suit.CLUBS)
