@@ -92,18 +92,21 @@ class SimulatedShoe:
         if not faces:
             raise ValueError("no faces to deal")
         rng = np.random.default_rng(seed)
-        self.faces = list(faces)
+        # The faces wait packed as PNG (lossless, a tenth of the memory): 52 bare faces are
+        # a tenth of the service's memory budget, and each is needed once, to build its layers.
+        self._packed = [_pack(f) for f in faces]
+        self._widths_mm = [_width_mm(f) for f in faces]
         params = params or SceneParams.random(rng, difficulty, frame_size)
         # The box fits the deck: its lips never hide a corner index (RIG.md).
-        sample = self.faces[:: max(1, len(self.faces) // 8)]
-        margin_mm = min(index_margin(f) for f in sample) * _width_mm(self.faces[0])
+        sample = faces[:: max(1, len(faces) // 8)]
+        margin_mm = min(index_margin(f) for f in sample) * self._widths_mm[0]
         lip_cap = max(0.0, margin_mm - 0.4)
         params = _lips_capped(params, lip_cap)
         self.params = params
-        self.scene = Scene(params, (self.faces[0].shape[1], self.faces[0].shape[0]), rng)
+        self.scene = Scene(params, (faces[0].shape[1], faces[0].shape[0]), rng)
         self._base = self.scene.develop(self.scene.base)
-        self.script = script or DealScript.plan(len(self.faces), rng, timing)
-        if len(self.script.cards) != len(self.faces):
+        self.script = script or DealScript.plan(len(faces), rng, timing)
+        if len(self.script.cards) != len(faces):
             raise ValueError("the script and the faces disagree on the number of cards")
         self._rng = np.random.default_rng(seed + 1)
         self._cache: dict[int, _Exposure] = {}
@@ -157,7 +160,7 @@ class SimulatedShoe:
     def _thumb_home(self, i: int) -> np.ndarray:
         """Where the thumb presses card ``i``, in mm from the card's centre."""
         r = np.random.default_rng(i * 7919 + 13)
-        w_mm = _width_mm(self.faces[i])
+        w_mm = self._widths_mm[i]
         # On the half away from the slot, so that it pushes the card towards it.
         return np.array([-self._slot_sign() * (0.2 * w_mm + r.uniform(-6, 6)),
                          r.uniform(-20, 20)])
@@ -181,7 +184,7 @@ class SimulatedShoe:
         assert truth.slide is not None
         s0, s1 = truth.slide
         lin = min(1.0, max(0.0, (t - s0) / max(1e-6, s1 - s0)))
-        w_mm = _width_mm(self.faces[i])
+        w_mm = self._widths_mm[i]
         travel = _ease(lin) * (w_mm + 6.0)
         under = self._exposure(i + 1).flat.copy()
         moving = self._exposure(i)
@@ -214,7 +217,7 @@ class SimulatedShoe:
     def _thumb_stop(self, i: int) -> float:
         """How far the thumb travels with the card before it lets go (mm)."""
         r = np.random.default_rng(i * 104729 + 1)
-        return float(r.uniform(0.45, 0.8) * _width_mm(self.faces[i]))
+        return float(r.uniform(0.45, 0.8) * self._widths_mm[i])
 
     # -- drawing --------------------------------------------------------------------------
     def _exposure(self, i: int) -> _Exposure:
@@ -222,7 +225,7 @@ class SimulatedShoe:
             pending = self._pending.pop(i, None)
             self._cache[i] = pending.result() if pending is not None else self._build(i)
             self.layers_built += 1
-        if i + 1 < len(self.faces):
+        if i + 1 < len(self._packed):
             self._prefetch(i + 1)
         return self._cache[i]
 
@@ -235,7 +238,7 @@ class SimulatedShoe:
     def _build(self, i: int) -> _Exposure:
         truth = self.script.cards[i]
         scene = self.scene
-        face = self.faces[i]
+        face = _unpack(self._packed[i])
         if (face.shape[1], face.shape[0]) != scene.card_size_px:
             face = cv2.resize(face, scene.card_size_px, interpolation=cv2.INTER_AREA)
         if truth.upside_down:
@@ -285,6 +288,19 @@ def _lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
 
 def _width_mm(face: np.ndarray) -> float:
     return 88.9 * face.shape[1] / face.shape[0]
+
+
+def _pack(face: np.ndarray) -> np.ndarray:
+    ok, packed = cv2.imencode(".png", face, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    if not ok:
+        raise ValueError(f"cannot pack a face of shape {face.shape}")
+    return packed
+
+
+def _unpack(packed: np.ndarray) -> np.ndarray:
+    face = cv2.imdecode(packed, cv2.IMREAD_UNCHANGED)
+    assert face is not None  # it was packed here, losslessly
+    return face
 
 
 class StillCamera:
