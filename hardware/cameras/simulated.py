@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -14,6 +15,8 @@ from hardware.errors import CameraConfigError
 from shoe.cards import FULL_DECK, Card
 
 __all__ = ["DEFAULT_DECK", "SimulatedCamera", "shuffled_deck"]
+
+log = logging.getLogger(__name__)
 
 #: The gnome-cards-data theme dealt when no deck is named.
 DEFAULT_DECK = "anglo"
@@ -100,5 +103,13 @@ def _faces(deck: str, deck_dir: str | None) -> Mapping[Card, np.ndarray]:
         return corpus.render_deck(deck, alpha=True)
     except corpus.DeckDirError as error:
         raise CameraConfigError(f"camera.deck_dir: {error}") from error
-    except (corpus.UnknownDeckError, corpus.CorpusUnavailableError) as error:
+    except corpus.CorpusUnavailableError as error:
+        if deck != DEFAULT_DECK:
+            raise CameraConfigError(f"camera: cannot draw the deck {deck!r}: {error}") from error
+        # The demo must run on a laptop with nothing installed but faro-shoe itself.
+        from vision.faces import builtin_deck
+
+        log.warning("%s; dealing the built-in faces instead", error)
+        return builtin_deck(alpha=True)
+    except corpus.UnknownDeckError as error:
         raise CameraConfigError(f"camera: cannot draw the deck {deck!r}: {error}") from error

@@ -386,3 +386,18 @@ def test_a_drivers_own_failure_on_reopen_is_a_loss_but_a_bad_setting_is_raised()
 
     with pytest.raises(CameraConfigError):
         ReconnectingCamera(misconfigured).read()
+
+
+def test_simulated_camera_deals_built_in_faces_without_gnome_cards_data(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from vision import corpus
+
+    monkeypatch.setattr(corpus, "THEME_DIR", tmp_path / "no-themes")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    camera = SimulatedCamera(seed=4, pace=0)
+    frame = camera.read()
+    camera.close()
+    assert frame is not None and frame.image.shape == (480, 640, 3)
+    assert "gnome-cards-data" in caplog.text and "built-in faces" in caplog.text
+    with pytest.raises(CameraConfigError, match="cannot draw the deck 'paris'"):
+        SimulatedCamera(seed=4, pace=0, deck="paris")
