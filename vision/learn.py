@@ -19,7 +19,7 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
-from vision.profile import DeckProfile, _unit, describe
+from vision.profile import DeckProfile, _unit, describe, describe_ink
 from vision.reader import CornerReader, ModelError
 
 __all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
@@ -82,6 +82,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
            window: CardQuad | None, name: str) -> LearnOutcome:
     whole = np.zeros((52, 0), np.float32)
     corner = np.zeros((52, 0), np.float32)
+    ink = np.zeros((52, 0), np.float32)
     learned = np.zeros(52, bool)
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
@@ -101,14 +102,16 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         if whole.shape[1] == 0:
             whole = np.zeros((52, *w.shape), np.float32)
             corner = np.zeros((52, *k.shape), np.float32)
+            ink = np.zeros((52, *w.shape[:2]), np.float32)
         whole[index[card]], corner[index[card]] = w, k
+        ink[index[card]] = np.mean([describe_ink(c)[0] for c in cards], axis=0)
         learned[index[card]] = True
     if whole.shape[1] == 0:
         raise OrderError("no card could be found in any frame: nothing to learn")
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
-    profile = DeckProfile(name, window, whole, corner, learned,
+    profile = DeckProfile(name, window, whole, corner, learned, ink,
                           index_check=_indices_read_right(located))
     problems.extend(_confusions(profile))
     return LearnOutcome(profile, tuple(problems))

@@ -25,6 +25,7 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
+from vision.pairwise import Placed, ink_map, place, tournament
 from vision.reader import CORNER_H, CORNER_W, CornerReader
 from vision.reading import Reading
 
@@ -35,11 +36,12 @@ __all__ = [
     "ProfileError",
     "ProfileReader",
     "describe",
+    "describe_ink",
     "effective_temperature",
 ]
 
 FORMAT = "faro-shoe deck profile"
-VERSION = 1
+VERSION = 2
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
 _WHOLE = (36, 50)
@@ -53,6 +55,13 @@ MIN_SIMILARITY = 0.2
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
 #: then made a quarter more cautious).
 DEFAULT_TEMPERATURE = 0.005
+#: The pairwise check (vision.pairwise): rivals of another rank within _CLOSE of the best
+#: similarity (at most _RIVALS of them) are ruled out by the ink where they differ, by at
+#: least _EVIDENCE (fitted on dev decks), or the confidence stays at most _CAP.
+_CLOSE = 0.15
+_RIVALS = 3
+_EVIDENCE = 0.1
+_CAP = 0.5
 
 
 def effective_temperature(temperature: float, best: float) -> float:
@@ -90,14 +99,23 @@ def _print_only(image: np.ndarray) -> np.ndarray:
 
 def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(whole-face, corner) descriptor images (float32, H x W x 3) of a straightened card."""
-    if card.shape[:2] != (CARD_H, CARD_W):
-        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    # Leave out a margin: the lips and the outline's error live there.
-    inner = card[4:CARD_H - 4, 6:CARD_W - 6]
-    whole = cv2.resize(inner, _WHOLE, interpolation=cv2.INTER_AREA)
+    whole = cv2.resize(_face(card), _WHOLE, interpolation=cv2.INTER_AREA)
     cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
     corner = cv2.resize(card[:ch, :cw], _CORNER, interpolation=cv2.INTER_AREA)
     return _print_only(whole), _print_only(corner)
+
+
+def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ink, unknown) maps (float32, H x W, 0..1) of a straightened card's face, on the
+    grid of its whole-face descriptor (vision.pairwise.ink_map)."""
+    return ink_map(_face(card), _WHOLE)
+
+
+def _face(card: np.ndarray) -> np.ndarray:
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    # Leave out a margin: the lips and the outline's error live there.
+    return card[4:CARD_H - 4, 6:CARD_W - 6]
 
 
 def _shifted_views(image: np.ndarray) -> np.ndarray:
@@ -128,6 +146,17 @@ def _from_bytes(stored: np.ndarray) -> np.ndarray:
     return out
 
 
+def _to_fraction(values: np.ndarray) -> np.ndarray:
+    return np.clip(np.round(values * 255), 0, 255).astype(np.uint8)
+
+
+def _from_fraction(stored: np.ndarray) -> np.ndarray:
+    if stored.dtype != np.uint8:
+        raise ValueError(f"ink maps stored as {stored.dtype}, not uint8")
+    out: np.ndarray = stored.astype(np.float32) / 255
+    return out
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class DeckProfile:
     """One deck's window and its 52 cards' descriptors (rows in FULL_DECK order)."""
@@ -137,6 +166,9 @@ class DeckProfile:
     whole: np.ndarray  # 52 x H x W x 3 float32 descriptor images; zeros where not learned
     corner: np.ndarray  # 52 x h x w x 3
     learned: np.ndarray  # 52 bool
+    #: 52 x H x W: each card's ink (0..1) on the whole-face grid, for the pairwise check
+    #: of close rivals (vision.pairwise).
+    ink: np.ndarray
     temperature: float = DEFAULT_TEMPERATURE
     #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
     #: that reader may veto (or back up) the profile's answer.
@@ -164,6 +196,7 @@ class DeckProfile:
             whole=_to_bytes(self.whole),
             corner=_to_bytes(self.corner),
             learned=self.learned.astype(bool),
+            ink=_to_fraction(self.ink),
         )
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as f:
@@ -186,6 +219,7 @@ class DeckProfile:
                 whole = _from_bytes(data["whole"])
                 corner = _from_bytes(data["corner"])
                 learned = data["learned"].astype(bool)
+                ink = _from_fraction(data["ink"])
         except ProfileError:
             raise
         except FileNotFoundError:
@@ -194,7 +228,8 @@ class DeckProfile:
                 EOFError, TypeError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
         shapes = ((52, _WHOLE[1], _WHOLE[0], 3), (52, _CORNER[1], _CORNER[0], 3))
-        if (whole.shape, corner.shape) != shapes or learned.shape != (52,):
+        if ((whole.shape, corner.shape) != shapes or learned.shape != (52,)
+                or ink.shape != shapes[0][:3]):
             raise ProfileError(f"{path}: corrupt deck profile (wrong array shapes)")
         if not np.isfinite(whole).all() or not np.isfinite(corner).all():
             raise ProfileError(f"{path}: corrupt deck profile (not finite)")
@@ -208,8 +243,8 @@ class DeckProfile:
             index_check = bool(header.get("index_check", False))
         except (TypeError, ValueError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        return cls(str(header.get("name", "")), quad, whole, corner, learned, temperature,
-                   index_check)
+        return cls(str(header.get("name", "")), quad, whole, corner, learned, ink,
+                   temperature, index_check)
 
 
 class ProfileReader:
@@ -229,52 +264,106 @@ class ProfileReader:
             CornerReader())
 
     def read(self, frame: np.ndarray) -> Reading:
-        seen = self.frame_scores(frame)
+        seen = self._frame_seen(frame)
         if seen is None:
             return Reading(None, 0.0)
-        return self.read_card(*seen)
+        return self._read_seen(seen)
 
     def frame_scores(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """(the straightened card, its similarities to the 52) for a frame, or None."""
+        seen = self._frame_seen(frame)
+        return None if seen is None else (seen.card, seen.scores)
+
+    def _frame_seen(self, frame: np.ndarray) -> _Seen | None:
         # The card lies where the pass showed it (the spring holds it against the window).
-        cards, each = [], []
+        each = []
         if self.profile.window is not None:
-            cards.append(straighten(frame, self.profile.window))
-            each.append(self.scores(cards[0]))
+            each.append(self._seen(straighten(frame, self.profile.window)))
         # Only when that matches poorly (the camera moved since?), look for the card itself.
-        if not each or each[0].max() < _GOOD_MATCH:
+        if not each or each[0].scores.max() < _GOOD_MATCH:
             quad = locate(frame)
             if quad is not None:
-                cards.append(straighten(frame, quad))
-                each.append(self.scores(cards[-1]))
-        if not cards:
+                each.append(self._seen(straighten(frame, quad)))
+        if not each:
             return None
-        best = int(np.argmax([s.max() for s in each]))
-        return cards[best], np.max(each, axis=0)
+        return max(each, key=lambda s: float(s.scores.max()))
 
     def scores(self, card: np.ndarray) -> np.ndarray:
         """Similarity (-1..1) of a straightened card to each of the 52, either way up."""
-        best = np.full(52, -1.0, np.float32)
+        return self._seen(card).scores
+
+    def _seen(self, card: np.ndarray) -> _Seen:
+        """The card's similarities to the 52, and where each learned card matched best
+        either way up (for the pairwise check)."""
+        best = np.full(len(self._learned), -1.0, np.float32)
+        shifts = []
         for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
             whole, corner = describe(view)
-            score = (0.6 * (_shifted_views(whole) @ self._whole.T).max(axis=0)
-                     + 0.4 * (_shifted_views(corner) @ self._corner.T).max(axis=0))
-            best[self._learned] = np.maximum(best[self._learned], score)
-        return best
+            by_shift = _shifted_views(whole) @ self._whole.T
+            shifts.append(by_shift.argmax(axis=0))
+            score = 0.6 * by_shift.max(axis=0) + 0.4 * (
+                _shifted_views(corner) @ self._corner.T).max(axis=0)
+            best = np.maximum(best, score)
+        scores = np.full(52, -1.0, np.float32)
+        scores[self._learned] = best
+        return _Seen(card, scores, np.stack(shifts))
 
-    def read_card(self, card: np.ndarray, scores: np.ndarray | None = None) -> Reading:
-        """Read a straightened card (``scores``: its similarities, if known already)."""
-        reading = self._match(self.scores(card) if scores is None else scores)
+    def read_card(self, card: np.ndarray) -> Reading:
+        """Read a straightened card."""
+        return self._read_seen(self._seen(card))
+
+    def _read_seen(self, seen: _Seen) -> Reading:
+        reading = self._decide(seen)
         if self._corners is None or reading.card is None:
             return reading
-        return _cross_check(reading, self._corners.read_card(card))
+        return _cross_check(reading, self._corners.read_card(seen.card))
 
-    def _match(self, scores: np.ndarray) -> Reading:
-        i = int(scores.argmax())
+    def _decide(self, seen: _Seen) -> Reading:
+        """The best match, unless close rivals exist: then the pairwise check decides
+        between them, or caps the confidence when the print that would decide is hidden."""
+        s = seen.scores
+        top = int(s.argmax())
+        if s[top] < MIN_SIMILARITY:
+            return Reading(None, 0.0)
+        rows = {int(j): k for k, j in enumerate(self._learned)}
+        # Rivals of another rank only: a suit is a shape, which the correlation judges
+        # better than ink counts do.
+        rivals = [int(j) for j in np.argsort(-s)
+                  if s[j] >= s[top] - _CLOSE and FULL_DECK[j].rank != FULL_DECK[top].rank]
+        close = [top, *rivals[:_RIVALS]]
+        if len(close) == 1:
+            return self._match(s)
+        side = 2 * _SHIFT + 1
+
+        def both_ways(card: int) -> tuple[Placed, Placed]:
+            ink = self.profile.ink[card]
+            at = [divmod(int(seen.shift[o, rows[card]]), side) for o in (0, 1)]
+            return place(ink, at[0], False, _SHIFT), place(ink, at[1], True, _SHIFT)
+
+        ink, unknown = describe_ink(seen.card)
+        winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
+        if winner is None:
+            reading = self._match(s)
+            assert reading.card is not None
+            cap = [c for c in close if c != top]
+            return Reading(reading.card, min(reading.confidence, _CAP), reading.rank,
+                           reading.suit,
+                           _capped(reading.rank_confidence,
+                                   any(FULL_DECK[c].rank != reading.rank for c in cap)),
+                           _capped(reading.suit_confidence,
+                                   any(FULL_DECK[c].suit != reading.suit for c in cap)))
+        # The rivals it beat are out; the rest of the deck keeps its similarities.
+        out = s.copy()
+        out[[c for c in close if c != close[winner]]] = -np.inf
+        return self._match(out, close[winner])
+
+    def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
+        """The softmax reading of card ``i`` (default: the best match)."""
+        i = int(scores.argmax()) if i is None else i
         if scores[i] < MIN_SIMILARITY:
             return Reading(None, 0.0)
-        z = (scores - scores[i]) / effective_temperature(self.profile.temperature,
-                                                         float(scores[i]))
+        z = (scores - scores.max()) / effective_temperature(self.profile.temperature,
+                                                            float(scores.max()))
         p = np.exp(z)
         p /= p.sum()
         found = FULL_DECK[i]
@@ -282,6 +371,20 @@ class ProfileReader:
         rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
         suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
         return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """A straightened card, its similarities (52, FULL_DECK order), the best shift of each
+    learned card (rows in the reader's order) upright and turned."""
+
+    card: np.ndarray
+    scores: np.ndarray
+    shift: np.ndarray  # 2 x learned
+
+
+def _capped(confidence: float, contested: bool) -> float:
+    return min(confidence, _CAP) if contested else confidence
 
 
 def _cross_check(profile: Reading, corners: Reading) -> Reading:

@@ -1,0 +1,157 @@
+"""Telling close candidates apart on the print where their learned cards differ.
+
+The profile's similarity is a correlation over the whole face: one pip among seven changes
+it little, and glare in the learning pass or in view can outweigh it. Here the card in view
+is compared with two candidates at a time only where their learned ink differs (a seven's
+extra pip against a six), on ink maps that glare does not mark, and only on what the camera
+could see: pixels clipped to white are unknown, not paper. Hidden evidence decides nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["Placed", "Verdict", "compare", "ink_map", "place", "tournament"]
+
+#: A pixel whose darkest channel is at least this is clipped to white.
+_CLIPPED = 248
+#: The closing that finds the paper around print (half-resolution pixels: wider than a pip).
+_PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
+#: Ink differences below this (of full ink) are the noise of a single learning frame.
+_NOISE = 0.15
+#: Glare that leaves ink less than this of its contrast hides it.
+_LEAST_CONTRAST = 0.3
+#: A side's own ink shown at this share of its depth or more is there; at _ABSENT or less,
+#: it is not.
+_PRESENT = 0.45
+_NEAR = np.ones((3, 3), np.uint8)
+_ABSENT = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A learned ink map over the view's upright one: ``ink`` (H x W) where it lies over the
+    view, ``cover`` where it covers the view at all."""
+
+    ink: np.ndarray
+    cover: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How the view sides between two candidates: ``evidence`` +1 for the first, -1 for the
+    second, 0 undecided; ``visible`` the share of their difference the camera could see."""
+
+    evidence: float
+    visible: float
+
+
+def ink_map(inner: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(ink 0..1, unknown 0..1) per cell of a ``size`` (width, height) grid over a card's
+    face.
+
+    Ink is how much darker than the paper around it a pixel is, in its darkest channel
+    (red ink is dark in green and blue). The paper's level comes from a closing (print
+    smaller than a pip taken out). Glare adds light to paper and ink alike, which shrinks
+    the ink's contrast by the typical paper over the glared paper: the ink is scaled back
+    up by that. Where glare clips the paper white, ink may hide: unknown (unless the whole
+    card is that bright: then clipping is the exposure, not glare).
+    """
+    grey = cv2.resize(inner.min(axis=2), (inner.shape[1] // 2, inner.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    paper = cv2.GaussianBlur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL),
+                             (0, 0), 1.5)
+    paper = np.maximum(paper, 8.0)
+    typical = float(np.median(paper))
+    contrast = np.clip(typical / paper, _LEAST_CONTRAST, 1.0)
+    ink = np.clip((1.0 - grey / paper) / contrast, 0.0, 1.0)
+    clipped = (grey >= _CLIPPED) if typical < _CLIPPED - 8 else np.zeros_like(grey, bool)
+    hidden = np.maximum(clipped.astype(np.float32),
+                        (contrast <= _LEAST_CONTRAST).astype(np.float32))
+    return (cv2.resize(ink, size, interpolation=cv2.INTER_AREA),
+            cv2.resize(hidden, size, interpolation=cv2.INTER_AREA))
+
+
+def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int) -> Placed:
+    """A learned ink map's middle (``border`` cut off) at the shift (dy, dx) where its card
+    matched the view, in the upright view's coordinates (turned half round if it matched
+    that way)."""
+    h, w = ink.shape
+    out = np.zeros((2, h, w), np.float32)
+    dy, dx = shift
+    middle = ink[border:-border, border:-border]
+    out[:, dy:dy + h - 2 * border, dx:dx + w - 2 * border] = (middle, np.ones_like(middle))
+    if turned:
+        out = out[:, ::-1, ::-1]
+    return Placed(out[0], out[1])
+
+
+def fit(view: np.ndarray, placed: Placed) -> float:
+    """Correlation of the view's ink with a placed map's ink where it covers the view."""
+    a = view * placed.cover
+    a, b = a - a.mean(), placed.ink - placed.ink.mean()
+    return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-9))
+
+
+def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verdict:
+    """Which of two placed ink maps the view's ink agrees with, where they differ.
+
+    Each side's own ink (where it has ink the other has not) is looked for in the view.
+    Glare and blur only ever take ink away, so ink found there counts fully even when
+    faint, while ink missing counts only as far as the camera could see it.
+    """
+    both = a.cover * b.cover
+    # Each map at the view's contrast (blur and light change the ink's depth).
+    ta, tb = ((min(max(float((view * t.ink * both).sum())
+                       / max(float((t.ink * t.ink * both).sum()), 1e-9), 0.3), 2.0) * t.ink)
+              for t in (a, b))
+    seen = both * (1 - unknown)
+    # A cell's ink counts as shown where any cell next to it has it: the two candidates
+    # matched at whole descriptor pixels, so their pips may lie a pixel apart.
+    near = cv2.dilate(view, _NEAR)
+    votes, weights, total, visible = [], [], 0.0, 0.0
+    # (Where the learning pass was clipped white does not matter: all cards were learned
+    # through the same window under the same glare, so ink hidden there is hidden in all.)
+    for mine, theirs, sign in ((ta, tb, 1.0), (tb, ta, -1.0)):
+        extra = np.maximum(mine - cv2.dilate(theirs, _NEAR) - _NOISE, 0.0) * both
+        energy = float(extra.sum())
+        if energy <= 1e-9:
+            continue
+        shown = float((extra * seen).sum())
+        total, visible = total + energy, visible + shown
+        if shown <= 1e-9:
+            votes.append(0.0)
+            weights.append(energy)
+            continue
+        # How much of this side's own ink the view shows (1: all of it, 0: none).
+        present = float((np.minimum(near / np.maximum(mine, 1e-6), 1.0) * extra * seen).sum())
+        present /= shown
+        vote = float(np.clip((present - _ABSENT) / (_PRESENT - _ABSENT) * 2 - 1, -1.0, 1.0))
+        # Ink seen is ink there; ink not seen is only as sure as the share seen.
+        votes.append(sign * (vote if vote > 0 else vote * shown / energy))
+        weights.append(energy)
+    if not weights:
+        return Verdict(0.0, 0.0)
+    evidence = float(np.dot(votes, weights) / sum(weights))
+    return Verdict(evidence, visible / total)
+
+
+def tournament(view: np.ndarray, unknown: np.ndarray,
+               candidates: list[tuple[Placed, Placed]], evidence: float) -> int | None:
+    """The candidate (index) that the view's visible ink prefers to every other one by at
+    least ``evidence``, or None. Each candidate comes either way up and takes the way its
+    ink fits the view best."""
+    chosen = [max(pair, key=lambda p: fit(view, p)) for pair in candidates]
+    n = len(chosen)
+    table = np.eye(n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            table[i, j] = compare(view, unknown, chosen[i], chosen[j]).evidence
+            table[j, i] = -table[i, j]
+    for i in range(n):
+        if all(table[i, j] >= evidence for j in range(n) if j != i):
+            return i
+    return None
