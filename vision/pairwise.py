@@ -21,7 +21,7 @@ _CLIPPED = 248
 #: The closing that finds the paper around print (half-resolution pixels: wider than a pip).
 _PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
 #: Ink differences below this (of full ink) are the noise of a single learning frame.
-_NOISE = 0.15
+_NOISE = 0.1
 #: Glare that leaves ink less than this of its contrast hides it.
 _LEAST_CONTRAST = 0.3
 #: A side's own ink shown at this share of its depth or more is there; at _ABSENT or less,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from shoe.cards import FULL_DECK, Card, FaroError
+from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
 from vision.pairwise import Placed, ink_map, place, tournament
 from vision.reader import CORNER_H, CORNER_W, CornerReader
@@ -62,6 +62,9 @@ _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
 _CAP = 0.5
+#: How much warmer the softmax is between aces (the least on dev decks that left no ace
+#: surely wrong).
+_SUIT_CAUTION = 3.0
 
 
 def effective_temperature(temperature: float, best: float) -> float:
@@ -364,6 +367,10 @@ class ProfileReader:
             return Reading(None, 0.0)
         z = (scores - scores.max()) / effective_temperature(self.profile.temperature,
                                                             float(scores.max()))
+        # Another ace differs in one pip's shape only, which glare, blur and the light's
+        # halo around a lone pip outweigh: its margins mean less.
+        aces = _ACES[i] & (z < 0)
+        z[aces] /= _SUIT_CAUTION
         p = np.exp(z)
         p /= p.sum()
         found = FULL_DECK[i]
@@ -381,6 +388,10 @@ class _Seen:
     card: np.ndarray
     scores: np.ndarray
     shift: np.ndarray  # 2 x learned
+
+
+#: Pairs of aces: an ace is one pip, so its suit is that pip's shape alone.
+_ACES = np.array([[a.rank == b.rank == Rank.ACE for b in FULL_DECK] for a in FULL_DECK])
 
 
 def _capped(confidence: float, contested: bool) -> float:
