@@ -22,6 +22,10 @@ _CLIPPED = 248
 _PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
 #: Ink differences below this (of full ink) are the noise of a single learning frame.
 _NOISE = 0.1
+#: Ink both candidates have at least this much of sets their contrast.
+_SHARED = 0.2
+#: The share of a pip's place that must be seen before ink found there counts fully.
+_FAIR_SHARE = 0.5
 #: Glare that leaves ink less than this of its contrast hides it.
 _LEAST_CONTRAST = 0.3
 #: A side's own ink shown at this share of its depth or more is there; at _ABSENT or less,
@@ -104,9 +108,14 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     faint, while ink missing counts only as far as the camera could see it.
     """
     both = a.cover * b.cover
-    # Each map at the view's contrast (blur and light change the ink's depth).
-    ta, tb = ((min(max(float((view * t.ink * both).sum())
-                       / max(float((t.ink * t.ink * both).sum()), 1e-9), 0.3), 2.0) * t.ink)
+    # Each map at the view's contrast (blur and light change the ink's depth, the learning
+    # frames' too), judged on the ink both share: a missing pip must not seem to fade the
+    # rest.
+    shared = (np.minimum(a.ink, b.ink) > _SHARED) * both
+    if not shared.any():
+        shared = both
+    ta, tb = ((min(max(float((view * t.ink * shared).sum())
+                       / max(float((t.ink * t.ink * shared).sum()), 1e-9), 0.3), 2.0) * t.ink)
               for t in (a, b))
     seen = both * (1 - unknown)
     # A cell's ink counts as shown where any cell next to it has it: the two candidates
@@ -130,8 +139,10 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
         present = float((np.minimum(near / np.maximum(mine, 1e-6), 1.0) * extra * seen).sum())
         present /= shown
         vote = float(np.clip((present - _ABSENT) / (_PRESENT - _ABSENT) * 2 - 1, -1.0, 1.0))
-        # Ink seen is ink there; ink not seen is only as sure as the share seen.
-        votes.append(sign * (vote if vote > 0 else vote * shown / energy))
+        # Ink seen is ink there (once a fair share of the place is seen: a glare spot's rim
+        # can look inked); ink not seen is only as sure as the share seen.
+        share = shown / energy
+        votes.append(sign * vote * (min(1.0, share / _FAIR_SHARE) if vote > 0 else share))
         weights.append(energy)
     if not weights:
         return Verdict(0.0, 0.0)
