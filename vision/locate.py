@@ -35,6 +35,7 @@ _MAX_ASPECT = 0.86
 _SEARCH = 14
 _CUT_ACROSS = np.ones((11, 1), np.uint8)
 _CUT_ALONG = np.ones((1, 11), np.uint8)
+_REGROW = np.ones((11, 11), np.uint8)
 _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
 
 
@@ -100,31 +101,47 @@ def _fit_quad(hull: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
 
 
-def _robust_line(t: np.ndarray, s: np.ndarray, tol: float) -> tuple[float, float, int] | None:
+def _robust_line(t: np.ndarray, s: np.ndarray, tol: float, outward: float = 0.0,
+                 slope: float | None = None) -> tuple[float, float, int] | None:
     """The line s = a t + b that most points lie within ``tol`` of (a small RANSAC over
-    pairs of points half the run apart), refitted by least squares on those points.
+    pairs of points half the run apart, or over single points for a given ``slope``),
+    refitted by least squares on those points.
 
     A few wrong points (a pip touching the edge, a missing corner, a glare) do not tilt it.
+    ``outward`` (+1 or -1) is the side no point of an outline should lie beyond: print at
+    the edge only bites into it, so a line with points beyond it is cut through bays.
     """
     n = len(t)
     if n < 6:
         return None
-    half = n // 2
-    i = np.arange(0, n - half)
-    j = i + half
-    dt = t[j] - t[i]
-    ok = np.abs(dt) > 1e-6
-    if not ok.any():
-        return None
-    a = (s[j][ok] - s[i][ok]) / dt[ok]
-    b = s[i][ok] - a * t[i][ok]
-    inliers = np.abs(s[None, :] - (a[:, None] * t[None, :] + b[:, None])) <= tol
-    best = int(inliers.sum(axis=1).argmax())
+    if slope is None:
+        i = np.arange(0, n - n // 2)
+        j = i + n // 2
+        dt = t[j] - t[i]
+        ok = np.abs(dt) > 1e-6
+        if not ok.any():
+            return None
+        a = (s[j][ok] - s[i][ok]) / dt[ok]
+        b = s[i][ok] - a * t[i][ok]
+    else:
+        a = np.full(n, slope, np.float32)
+        b = s - a * t
+    residual = s[None, :] - (a[:, None] * t[None, :] + b[:, None])
+    inliers = np.abs(residual) <= tol
+    beyond = outward * residual > tol
+    best = int((inliers.sum(axis=1) - 2 * beyond.sum(axis=1)).argmax())
     keep = inliers[best]
     if keep.sum() < 4:
         return None
-    slope, intercept = np.polyfit(t[keep], s[keep], 1)
-    return float(slope), float(intercept), int(keep.sum())
+    if slope is not None:
+        return slope, float(np.mean(s[keep] - slope * t[keep])), int(keep.sum())
+    fitted, intercept = np.polyfit(t[keep], s[keep], 1)
+    return float(fitted), float(intercept), int(keep.sum())
+
+
+#: How far apart the slopes of opposite sides may be (the camera's tilt makes them
+#: converge; the long sides less than the short ones). Measured on simulated frames.
+_SLOPE_SPREAD = (0.2, 0.3)
 
 
 def _rough_sides(region: np.ndarray) -> np.ndarray | None:
@@ -150,13 +167,22 @@ def _rough_sides(region: np.ndarray) -> np.ndarray | None:
         strip = strip[has]
         first = strip.argmax(axis=1).astype(np.float32)
         last = (strip.shape[1] - 1 - strip[:, ::-1].argmax(axis=1)).astype(np.float32)
-        for edge in (first, last):
-            fit = _robust_line(t.astype(np.float32), edge, 1.5)
+        tf = t.astype(np.float32)
+        low, high = _robust_line(tf, first, 1.5, -1.0), _robust_line(tf, last, 1.5, 1.0)
+        if low is None or high is None:
+            return None
+        if abs(low[0] - high[0]) > _SLOPE_SPREAD[axis]:
+            # One side was fitted through bays or bumps: give it its opposite's slope.
+            if low[2] < high[2]:
+                low = _robust_line(tf, first, 1.5, -1.0, slope=high[0])
+            else:
+                high = _robust_line(tf, last, 1.5, 1.0, slope=low[0])
+        for fit in (low, high):
             if fit is None or fit[2] < 0.4 * len(t):
                 return None
-            lines.append((axis, fit[0], fit[1]))
+            lines.append((fit[0], fit[1]))
     # Sides in order left, right, top, bottom -> corners TL, TR, BR, BL.
-    (_, al, bl), (_, ar, br), (_, at, bt), (_, ab, bb) = lines
+    (al, bl), (ar, br), (at, bt), (ab, bb) = lines
 
     def meet(a_v: float, b_v: float, a_h: float, b_h: float) -> tuple[float, float]:
         # x = a_v y + b_v and y = a_h x + b_h.
@@ -233,21 +259,40 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     # both sides; cutting thin bands (across, then along) parts them again.
     for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
         cut = mask if kernel is None else cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-        quad = _best_candidate(frame, cut, scale)
+        quad = _best_candidate(frame, cut, scale, None if kernel is None else mask)
         if quad is not None:
             return quad
+    # A row of print running into the card's shaded edge (an index beside a pip) can cut
+    # the card's white in two: close over wider print, still narrower than the metal.
+    for size in (5, 7):
+        joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
+            cut = joined if kernel is None else cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel)
+            quad = _best_candidate(frame, cut, scale, None if kernel is None else joined)
+            if quad is not None:
+                return quad
     return None
 
 
-def _best_candidate(frame: np.ndarray, mask: np.ndarray, scale: float) -> CardQuad | None:
-    """The largest region of the mask that can be the card."""
+def _best_candidate(frame: np.ndarray, mask: np.ndarray, scale: float,
+                    uncut: np.ndarray | None = None) -> CardQuad | None:
+    """The largest region of the mask that can be the card.
+
+    ``uncut`` is the mask before thin bands were cut from it: a region found in the cut
+    mask gets back what the cut took from its own edges (a narrow white margin above the
+    print), not what lies further out.
+    """
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     best: CardQuad | None = None
     best_area = 0.0
     for label in np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:4] + 1:
         if stats[label, cv2.CC_STAT_AREA] < 0.04 * mask.size:
             break
-        candidate = _candidate(frame, labels == label, scale)
+        region = labels == label
+        if uncut is not None:
+            near = cv2.dilate(region.astype(np.uint8), _REGROW)
+            region = (near > 0) & (uncut > 0)
+        candidate = _candidate(frame, region, scale)
         if candidate is not None and stats[label, cv2.CC_STAT_AREA] > best_area:
             best, best_area = candidate, float(stats[label, cv2.CC_STAT_AREA])
     return best

@@ -10,6 +10,7 @@ import pytest
 
 from shoe.cards import Card
 from vision.locate import CARD_H, CARD_W, locate, quad_from_corners, straighten
+from vision.simulator import SceneParams, StillCamera
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -31,6 +32,28 @@ def test_finds_the_card_in_simulated_frames_and_straightens_it_portrait() -> Non
         assert card.shape == (CARD_H, CARD_W, 3)
         # The straightened card is mostly the card's white, not the box's dark metal.
         assert np.median(card.min(axis=2)) > np.median(frame.min(axis=2))
+
+
+def test_the_outline_lies_on_the_card_edges_under_hard_conditions() -> None:
+    # The short edges are never hidden (the lips shave the long ones): the located top and
+    # bottom corners must lie where the camera put the card's, to a few pixels, whatever
+    # the glare, tilt, lens, light cloth or print running into the card's edge.
+    rng = np.random.default_rng(33)
+    deck = faces(DEV_DECK)
+    found, errors = 0, []
+    for card in [Card.parse(c) for c in ("4C", "QS", "10D", "7H", "KC", "9S", "2D", "JH")] * 2:
+        camera = StillCamera(SceneParams.random(rng, "hard"), rng, [deck[card]])
+        quad = locate(camera.shoot(deck[card]))
+        if quad is None:
+            continue
+        found += 1
+        truth = quad_from_corners(camera.scene.card_corners()).array()
+        errors.append(float(np.abs(quad.array()[:, 1] - truth[:, 1]).max()))
+    assert found >= 15
+    assert np.median(errors) < 3.0
+    # A bright reflection on the metal just past a short edge still joins the card at a
+    # quarter of the resolution (two of these frames; docs/READER.md, known weaknesses).
+    assert sum(e > 8.0 for e in errors) <= 2
 
 
 def test_finds_nothing_in_a_plain_table_cloth() -> None:
