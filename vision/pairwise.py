@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Placed", "Verdict", "compare", "ink_map", "place", "tournament"]
+__all__ = ["Placed", "Verdict", "compare", "ink_colour", "ink_map", "place", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -24,6 +24,10 @@ _PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
 _NOISE = 0.1
 #: Ink both candidates have at least this much of sets their contrast.
 _SHARED = 0.2
+#: Ink the other candidate has less than this share of is missing there, not faded.
+_FADED = 0.3
+#: Ink this dark counts for its colour.
+_INKED = 0.4
 #: The share of a pip's place that must be seen before ink found there counts fully.
 _FAIR_SHARE = 0.5
 #: Glare that leaves ink less than this of its contrast hides it.
@@ -79,6 +83,16 @@ def ink_map(inner: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.nd
             cv2.resize(hidden, size, interpolation=cv2.INTER_AREA))
 
 
+def ink_colour(whole: np.ndarray, ink: np.ndarray) -> float:
+    """How red the ink of a face descriptor (BGR, vision.profile.describe) is, where its
+    ink map is dark: red ink darkens green far more than red, black ink both."""
+    where = ink > _INKED
+    if not where.any():
+        return 0.0
+    g, r = (float(whole[..., c][where].mean()) for c in (1, 2))
+    return (r - g) / max(abs(g) + abs(r), 1e-6)
+
+
 def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int) -> Placed:
     """A learned ink map's middle (``border`` cut off) at the shift (dy, dx) where its card
     matched the view, in the upright view's coordinates (turned half round if it matched
@@ -125,7 +139,10 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     # (Where the learning pass was clipped white does not matter: all cards were learned
     # through the same window under the same glare, so ink hidden there is hidden in all.)
     for mine, theirs, sign in ((ta, tb, 1.0), (tb, ta, -1.0)):
-        extra = np.maximum(mine - cv2.dilate(theirs, _NEAR) - _NOISE, 0.0) * both
+        # Ink the other lacks altogether: a pip it has but faded (glare on the learning
+        # pass) is no difference.
+        other = cv2.dilate(theirs, _NEAR)
+        extra = np.maximum(mine - other - _NOISE, 0.0) * (other < _FADED * mine) * both
         energy = float(extra.sum())
         if energy <= 1e-9:
             continue

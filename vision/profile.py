@@ -25,7 +25,7 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
-from vision.pairwise import Placed, ink_map, place, tournament
+from vision.pairwise import Placed, ink_colour, ink_map, place, tournament
 from vision.reader import CORNER_H, CORNER_W, CornerReader
 from vision.reading import Reading
 
@@ -62,6 +62,8 @@ _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
 _CAP = 0.5
+#: Inks this far apart in redness (vision.pairwise.ink_colour) are two colours.
+_COLOURS_APART = 0.5
 #: How much warmer the softmax is between aces (the least on dev decks that left no ace
 #: surely wrong).
 _SUIT_CAUTION = 3.0
@@ -299,9 +301,10 @@ class ProfileReader:
         """The card's similarities to the 52, and where each learned card matched best
         either way up (for the pairwise check)."""
         best = np.full(len(self._learned), -1.0, np.float32)
-        shifts = []
+        shifts, wholes = [], []
         for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
             whole, corner = describe(view)
+            wholes.append(whole)
             by_shift = _shifted_views(whole) @ self._whole.T
             shifts.append(by_shift.argmax(axis=0))
             score = 0.6 * by_shift.max(axis=0) + 0.4 * (
@@ -309,14 +312,14 @@ class ProfileReader:
             best = np.maximum(best, score)
         scores = np.full(52, -1.0, np.float32)
         scores[self._learned] = best
-        return _Seen(card, scores, np.stack(shifts))
+        return _Seen(card, scores, np.stack(shifts), wholes[0])
 
     def read_card(self, card: np.ndarray) -> Reading:
         """Read a straightened card."""
         return self._read_seen(self._seen(card))
 
     def _read_seen(self, seen: _Seen) -> Reading:
-        reading = self._decide(seen)
+        reading = self._colour_check(self._decide(seen), seen)
         if self._corners is None or reading.card is None:
             return reading
         return _cross_check(reading, self._corners.read_card(seen.card))
@@ -347,18 +350,30 @@ class ProfileReader:
         winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
         if winner is None:
             reading = self._match(s)
-            assert reading.card is not None
-            cap = [c for c in close if c != top]
-            return Reading(reading.card, min(reading.confidence, _CAP), reading.rank,
-                           reading.suit,
-                           _capped(reading.rank_confidence,
-                                   any(FULL_DECK[c].rank != reading.rank for c in cap)),
-                           _capped(reading.suit_confidence,
-                                   any(FULL_DECK[c].suit != reading.suit for c in cap)))
+            return _capped(reading, rank=True,
+                           suit=any(FULL_DECK[c].suit != FULL_DECK[top].suit for c in rivals))
         # The rivals it beat are out; the rest of the deck keeps its similarities.
         out = s.copy()
         out[[c for c in close if c != close[winner]]] = -np.inf
         return self._match(out, close[winner])
+
+    def _colour_check(self, reading: Reading, seen: _Seen) -> Reading:
+        """A sure suit whose ink is the colour of a close rival of the same rank (red
+        against black) is capped: the whole face's correlation weighs a lone pip's colour
+        little."""
+        if not reading.is_sure or reading.card is None:
+            return reading
+        i = FULL_DECK.index(reading.card)
+        s = seen.scores
+        mine = ink_colour(self.profile.whole[i], self.profile.ink[i])
+        view = ink_colour(seen.whole, describe_ink(seen.card)[0])
+        for j, card in enumerate(FULL_DECK):
+            if j == i or card.rank != reading.card.rank or s[j] < s[i] - _CLOSE:
+                continue
+            theirs = ink_colour(self.profile.whole[j], self.profile.ink[j])
+            if abs(mine - theirs) >= _COLOURS_APART and abs(view - theirs) < abs(view - mine):
+                return _capped(reading, rank=False, suit=True)
+        return reading
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""
@@ -383,19 +398,23 @@ class ProfileReader:
 @dataclass(frozen=True, slots=True)
 class _Seen:
     """A straightened card, its similarities (52, FULL_DECK order), the best shift of each
-    learned card (rows in the reader's order) upright and turned."""
+    learned card (rows in the reader's order) upright and turned, and its face descriptor."""
 
     card: np.ndarray
     scores: np.ndarray
     shift: np.ndarray  # 2 x learned
+    whole: np.ndarray  # the upright face descriptor
 
 
 #: Pairs of aces: an ace is one pip, so its suit is that pip's shape alone.
 _ACES = np.array([[a.rank == b.rank == Rank.ACE for b in FULL_DECK] for a in FULL_DECK])
 
 
-def _capped(confidence: float, contested: bool) -> float:
-    return min(confidence, _CAP) if contested else confidence
+def _capped(reading: Reading, *, rank: bool, suit: bool) -> Reading:
+    """The reading with its confidence (and its rank's, its suit's as asked) at most _CAP."""
+    return Reading(reading.card, min(reading.confidence, _CAP), reading.rank, reading.suit,
+                   min(reading.rank_confidence, _CAP) if rank else reading.rank_confidence,
+                   min(reading.suit_confidence, _CAP) if suit else reading.suit_confidence)
 
 
 def _cross_check(profile: Reading, corners: Reading) -> Reading:
