@@ -26,6 +26,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
 from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
 from vision.pairwise import Placed, ink_colour, ink_map, place, tournament
+from vision.profile_checks import capped, cross_check
 from vision.reader import CORNER_H, CORNER_W, CornerReader
 from vision.reading import Reading
 
@@ -57,11 +58,10 @@ MIN_SIMILARITY = 0.2
 DEFAULT_TEMPERATURE = 0.005
 #: The pairwise check (vision.pairwise): rivals of another rank within _CLOSE of the best
 #: similarity (at most _RIVALS of them) are ruled out by the ink where they differ, by at
-#: least _EVIDENCE (fitted on dev decks), or the confidence stays at most _CAP.
+#: least _EVIDENCE (fitted on dev decks), or the confidence is capped (profile_checks.CAP).
 _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
-_CAP = 0.5
 #: Inks this far apart in redness (vision.pairwise.ink_colour) are two colours.
 _COLOURS_APART = 0.5
 #: How much warmer the softmax is between aces (the least on dev decks that left no ace
@@ -322,7 +322,7 @@ class ProfileReader:
         reading = self._colour_check(self._decide(seen), seen)
         if self._corners is None or reading.card is None:
             return reading
-        return _cross_check(reading, self._corners.read_card(seen.card))
+        return cross_check(reading, self._corners.read_card(seen.card))
 
     def _decide(self, seen: _Seen) -> Reading:
         """The best match, unless close rivals exist: then the pairwise check decides
@@ -350,7 +350,7 @@ class ProfileReader:
         winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
         if winner is None:
             reading = self._match(s)
-            return _capped(reading, rank=True,
+            return capped(reading, rank=True,
                            suit=any(FULL_DECK[c].suit != FULL_DECK[top].suit for c in rivals))
         # The rivals it beat are out; the rest of the deck keeps its similarities.
         out = s.copy()
@@ -372,7 +372,7 @@ class ProfileReader:
                 continue
             theirs = ink_colour(self.profile.whole[j], self.profile.ink[j])
             if abs(mine - theirs) >= _COLOURS_APART and abs(view - theirs) < abs(view - mine):
-                return _capped(reading, rank=False, suit=True)
+                return capped(reading, rank=False, suit=True)
         return reading
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
@@ -408,32 +408,3 @@ class _Seen:
 
 #: Pairs of aces: an ace is one pip, so its suit is that pip's shape alone.
 _ACES = np.array([[a.rank == b.rank == Rank.ACE for b in FULL_DECK] for a in FULL_DECK])
-
-
-def _capped(reading: Reading, *, rank: bool, suit: bool) -> Reading:
-    """The reading with its confidence (and its rank's, its suit's as asked) at most _CAP."""
-    return Reading(reading.card, min(reading.confidence, _CAP), reading.rank, reading.suit,
-                   min(reading.rank_confidence, _CAP) if rank else reading.rank_confidence,
-                   min(reading.suit_confidence, _CAP) if suit else reading.suit_confidence)
-
-
-def _cross_check(profile: Reading, corners: Reading) -> Reading:
-    """The profile's reading, checked against the corner indices read zero-shot.
-
-    Agreement: wrong only if both readers are wrong. Disagreement counts once the corners
-    are at least even odds on their answer, and caps the confidence below theirs.
-    """
-    assert profile.card is not None
-
-    def combine(mine: float, theirs: float, agree: bool) -> float:
-        if agree:
-            return 1 - (1 - mine) * (1 - theirs)
-        return min(mine, 1 - theirs) if theirs >= 0.5 else mine
-
-    rank_conf = combine(profile.rank_confidence, corners.rank_confidence,
-                        corners.rank == profile.card.rank)
-    suit_conf = combine(profile.suit_confidence, corners.suit_confidence,
-                        corners.suit == profile.card.suit)
-    card_conf = combine(profile.confidence, corners.confidence, corners.card == profile.card)
-    card_conf = min(card_conf, rank_conf, suit_conf)
-    return Reading(profile.card, card_conf, profile.rank, profile.suit, rank_conf, suit_conf)
