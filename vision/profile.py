@@ -332,11 +332,18 @@ class ProfileReader:
         if s[top] < MIN_SIMILARITY:
             return Reading(None, 0.0)
         rows = {int(j): k for k, j in enumerate(self._learned)}
-        # Rivals of another rank only: a suit is a shape, which the correlation judges
-        # better than ink counts do.
-        rivals = [int(j) for j in np.argsort(-s)
-                  if s[j] >= s[top] - _CLOSE and FULL_DECK[j].rank != FULL_DECK[top].rank]
-        close = [top, *rivals[:_RIVALS]]
+        # Rivals of another rank, the best matching card of each: the ink decides ranks. A
+        # suit is a shape, which the correlation judges better than ink counts do, so the
+        # winner's same-rank rivals keep their similarities.
+        ranks = {FULL_DECK[top].rank}
+        rivals: list[int] = []
+        for j in np.argsort(-s):
+            if s[j] < s[top] - _CLOSE or len(rivals) == _RIVALS:
+                break
+            if FULL_DECK[j].rank not in ranks:
+                ranks.add(FULL_DECK[j].rank)
+                rivals.append(int(j))
+        close = [top, *rivals]
         if len(close) == 1:
             return self._match(s)
         side = 2 * _SHIFT + 1
