@@ -19,7 +19,14 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
-from vision.profile import DeckProfile, _unit, describe, describe_ink
+from vision.profile import (
+    DeckProfile,
+    _from_fraction,
+    _to_fraction,
+    _unit,
+    describe,
+    describe_ink,
+)
 from vision.reader import CornerReader, ModelError
 
 __all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
@@ -104,7 +111,9 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
             corner = np.zeros((52, *k.shape), np.float32)
             ink = np.zeros((52, *w.shape[:2]), np.float32)
         whole[index[card]], corner[index[card]] = w, k
-        ink[index[card]] = np.mean([describe_ink(c)[0] for c in cards], axis=0)
+        # As the file will keep it (vision.profile: a few levels of ink).
+        ink[index[card]] = _from_fraction(_to_fraction(
+            np.mean([describe_ink(c)[0] for c in cards], axis=0)))
         learned[index[card]] = True
     if whole.shape[1] == 0:
         raise OrderError("no card could be found in any frame: nothing to learn")

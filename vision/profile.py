@@ -53,6 +53,8 @@ _SHIFT = 2
 _GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
+#: Levels of ink (0.._INK_LEVELS) the profile's ink maps keep.
+_INK_LEVELS = 15
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
 #: then made a quarter more cautious).
 DEFAULT_TEMPERATURE = 0.005
@@ -152,13 +154,14 @@ def _from_bytes(stored: np.ndarray) -> np.ndarray:
 
 
 def _to_fraction(values: np.ndarray) -> np.ndarray:
-    return np.clip(np.round(values * 255), 0, 255).astype(np.uint8)
+    # Sixteen levels of ink are plenty for counting pips, and pack far smaller than 256.
+    return np.clip(np.round(values * _INK_LEVELS), 0, _INK_LEVELS).astype(np.uint8)
 
 
 def _from_fraction(stored: np.ndarray) -> np.ndarray:
-    if stored.dtype != np.uint8:
-        raise ValueError(f"ink maps stored as {stored.dtype}, not uint8")
-    out: np.ndarray = stored.astype(np.float32) / 255
+    if stored.dtype != np.uint8 or (stored.size and stored.max() > _INK_LEVELS):
+        raise ValueError("ink maps not stored as uint8 levels")
+    out: np.ndarray = stored.astype(np.float32) / _INK_LEVELS
     return out
 
 
