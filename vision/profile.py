@@ -268,6 +268,9 @@ class ProfileReader:
         self._learned = np.flatnonzero(profile.learned)
         self._whole = _middles(profile.whole[self._learned])
         self._corner = _middles(profile.corner[self._learned])
+        # How red each card's ink is, for the colour check of same-rank rivals.
+        self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
+                                                          strict=True)]
         self._corners = corners if corners is not None or not profile.index_check else (
             CornerReader())
 
@@ -356,7 +359,7 @@ class ProfileReader:
             at = [divmod(int(seen.shift[o, rows[card]]), side) for o in (0, 1)]
             return place(ink, at[0], False, _SHIFT), place(ink, at[1], True, _SHIFT)
 
-        ink, unknown = describe_ink(seen.card)
+        ink, unknown = seen.ink()
         winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
         if winner is None:
             reading = self._match(s)
@@ -375,13 +378,13 @@ class ProfileReader:
             return reading
         i = FULL_DECK.index(reading.card)
         s = seen.scores
-        mine = ink_colour(self.profile.whole[i], self.profile.ink[i])
-        view = ink_colour(seen.whole, describe_ink(seen.card)[0])
+        mine = self._colours[i]
         for j, card in enumerate(FULL_DECK):
-            if j == i or card.rank != reading.card.rank or s[j] < s[i] - _CLOSE:
+            if (j == i or card.rank != reading.card.rank or s[j] < s[i] - _CLOSE
+                    or abs(mine - self._colours[j]) < _COLOURS_APART):
                 continue
-            theirs = ink_colour(self.profile.whole[j], self.profile.ink[j])
-            if abs(mine - theirs) >= _COLOURS_APART and abs(view - theirs) < abs(view - mine):
+            view = ink_colour(seen.whole, seen.ink()[0])
+            if abs(view - self._colours[j]) < abs(view - mine):
                 return capped(reading, rank=False, suit=True)
         return reading
 
@@ -405,7 +408,7 @@ class ProfileReader:
         return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Seen:
     """A straightened card, its similarities (52, FULL_DECK order), the best shift of each
     learned card (rows in the reader's order) upright and turned, and its face descriptor."""
@@ -414,6 +417,13 @@ class _Seen:
     scores: np.ndarray
     shift: np.ndarray  # 2 x learned
     whole: np.ndarray  # the upright face descriptor
+    maps: tuple[np.ndarray, np.ndarray] | None = None
+
+    def ink(self) -> tuple[np.ndarray, np.ndarray]:
+        """The card's (ink, unknown) maps, made once and only when asked for."""
+        if self.maps is None:
+            self.maps = describe_ink(self.card)
+        return self.maps
 
 
 #: Pairs of aces: an ace is one pip, so its suit is that pip's shape alone.
