@@ -27,6 +27,7 @@ from vision.profile import (
     describe,
     describe_ink,
 )
+from vision.profile_checks import OVERRULES
 from vision.reader import CornerReader, ModelError
 
 __all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
@@ -128,8 +129,9 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
 
 def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]]
                         ) -> bool:
-    """Whether the zero-shot reader reads this deck's indices: never surely wrong on the
-    pass, and sure of most cards (not a pip-only or foreign-lettered deck)."""
+    """Whether the zero-shot reader reads this deck's indices: never at even odds on a
+    wrong rank or suit on the pass (where the check would overrule the profile), and sure
+    of most cards (not a pip-only or foreign-lettered deck)."""
     try:
         reader = CornerReader()
     except ModelError:
@@ -138,7 +140,9 @@ def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndar
     for card, found, _ in located:
         for frame in found:
             reading = reader.read(frame)
-            if reading.rank_confidence >= 0.5 and reading.rank != card.rank:
+            wrong_rank = reading.rank != card.rank and reading.rank_confidence >= OVERRULES
+            wrong_suit = reading.suit != card.suit and reading.suit_confidence >= OVERRULES
+            if wrong_rank or wrong_suit:
                 return False
             sure_right += reading.is_sure and reading.card == card
     return sure_right >= 0.8 * len(located)

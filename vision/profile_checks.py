@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from vision.reading import Reading
 
-__all__ = ["CAP", "capped", "cross_check"]
+__all__ = ["CAP", "OVERRULES", "capped", "cross_check"]
 
 #: Where a contested reading's confidence is capped: an abstention.
 CAP = 0.5
+#: The zero-shot reader's confidence at which its disagreement overrules the profile.
+OVERRULES = 0.5
 
 
 def capped(reading: Reading, *, rank: bool, suit: bool) -> Reading:
@@ -29,7 +31,7 @@ def cross_check(profile: Reading, corners: Reading) -> Reading:
     def combine(mine: float, theirs: float, agree: bool) -> float:
         if agree:
             return 1 - (1 - mine) * (1 - theirs)
-        return min(mine, 1 - theirs) if theirs >= 0.5 else mine
+        return min(mine, 1 - theirs) if theirs >= OVERRULES else mine
 
     rank_conf = combine(profile.rank_confidence, corners.rank_confidence,
                         corners.rank == profile.card.rank)

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pytest_mock import MockerFixture
 
-from shoe.cards import FULL_DECK, Card
+from shoe.cards import FULL_DECK, Card, Suit
 from vision.learn import OrderError, learn_profile
 from vision.pairwise import compare, place
 from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
+from vision.reading import Reading
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -112,3 +114,26 @@ def test_the_pairwise_check_counts_ink_seen_and_not_ink_hidden() -> None:
     assert compare(six, clear, placed[0], placed[1]).evidence > 0.9
     glare = _pips((16, 18)) / 0.8
     assert abs(compare(six, glare, placed[0], placed[1]).evidence) < 0.1
+
+
+@pytest.mark.parametrize(("misread_suit", "checks"), [(False, True), (True, False)])
+def test_index_check_only_for_decks_whose_corners_never_overrule_a_right_card(
+        mocker: MockerFixture, misread_suit: bool, checks: bool) -> None:
+    """The zero-shot second opinion overrules the profile at even odds, so a deck one of
+    whose suits it reads wrong at even odds on the pass (rounded spades read as clubs) must
+    not get it: it would hold right readings of those cards."""
+    frames = learning_pass(HELD_OUT_DECK, pip_only=True)
+    truth = {id(f): c for c, f in zip(FULL_DECK, frames, strict=True)}
+
+    def corners_read(frame: np.ndarray) -> Reading:
+        card = truth[id(frame)]
+        suit = Suit.CLUBS if misread_suit and card == Card.parse("7S") else card.suit
+        read = Card(card.rank, suit)
+        return Reading(read, 0.6 if read != card else 0.95, card.rank, suit, 0.99,
+                       0.6 if read != card else 0.96)
+
+    corners = mocker.patch("vision.learn.CornerReader").return_value
+    corners.read.side_effect = corners_read
+    outcome = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True), name="pips")
+    assert corners.read.called
+    assert outcome.profile.index_check is checks
