@@ -99,6 +99,11 @@ def _keeper(config: Any, step: float, pin_factory: Any) -> str:
                 placed = tuple(Placed(i, Card(rank, suits[i]), Mark.LOSER, None)
                                for i in range(gone))
                 keeper.show(Case(config.settings.variant, placed))
+                # Servos move in the background from the latest target; let each position
+                # be reached before the next, or a busy Pi would skip some of them.
+                settle = getattr(keeper, "wait", None)
+                if settle is not None:
+                    settle(5.0)
                 time.sleep(step)
             print(f"   {rank.code:>2}: positions 0-4", flush=True)
         keeper.show(Case.empty(config.settings.variant))
