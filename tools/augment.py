@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import glob
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
+from tools.suit_shapes import drawn_suit
 from vision.locate import CARD_H, CARD_W
 from vision.reader import CORNER_H, CORNER_W
 
@@ -86,8 +88,13 @@ def _glyph(text: str, font: str, size: int) -> np.ndarray:
 
 
 def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
-                rng: np.random.Generator) -> np.ndarray:
-    """A corner of a made-up card: its rank in a random typeface, the suit below (BGR)."""
+                rng: np.random.Generator,
+                pips: Sequence[dict[Suit, np.ndarray]] = ()) -> np.ndarray:
+    """A corner of a made-up card: its rank in a random typeface, the suit below (BGR).
+
+    The suit comes from a symbol font, is drawn in a random shape, or is one of ``pips``
+    (suit masks cut from printed decks), a third of the time each.
+    """
     scale = 3
     cw, ch = round(CORNER_W * CARD_W) * scale, round(CORNER_H * CARD_H) * scale
     paper = np.array([rng.uniform(215, 255)] * 3) - rng.uniform(0, 25, 3) * [1, 0.5, 0]
@@ -103,7 +110,14 @@ def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
     w = max(2, round(mask.shape[1] * rank_h / mask.shape[0] * squeeze))
     rank_mask = cv2.resize(mask, (min(w, int(cw * 0.85)), rank_h), interpolation=cv2.INTER_AREA)
     suit_h = int(rank_h * rng.uniform(0.5, 0.95))
-    sm = _glyph(_SUIT_TEXT[card.suit], str(rng.choice(symbol_faces)), suit_h * 2)
+    source = rng.random()
+    deck_pips = [p[card.suit] for p in pips if card.suit in p]
+    if source < 1 / 3:
+        sm = _glyph(_SUIT_TEXT[card.suit], str(rng.choice(symbol_faces)), suit_h * 2)
+    elif source < 2 / 3 or not deck_pips:
+        sm = drawn_suit(card.suit, rng)
+    else:
+        sm = deck_pips[int(rng.integers(len(deck_pips)))]
     suit_mask = cv2.resize(sm, (max(2, round(sm.shape[1] * suit_h / sm.shape[0])), suit_h),
                            interpolation=cv2.INTER_AREA)
     x0 = int(rng.uniform(0.03, 0.11) * CARD_W * scale)

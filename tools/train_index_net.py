@@ -37,6 +37,7 @@ from tools.augment import (
     photometric,
     straightened_view,
 )
+from tools.suit_shapes import deck_pips
 from vision import corpus
 from vision.reader import (
     PATCH_H,
@@ -88,12 +89,16 @@ def deck_samples(decks: list[str], per_card: int, rng: np.random.Generator,
     return np.array(xs, np.float16), np.array(ranks, np.int64), np.array(suits, np.int64)
 
 
-def font_samples(count: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+def font_samples(count: int, decks: list[str],
+                 rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """Made-up corners: ranks in Debian's typefaces over suits from symbol fonts, drawn
+    shapes and the pips of ``decks``."""
     typefaces, symbol_faces = fonts()
+    pips = [deck_pips(corpus.render_deck(deck, 300, alpha=True)) for deck in decks]
     xs, ranks, suits = [], [], []
     for _ in range(count):
         card = FULL_DECK[int(rng.integers(52))]
-        patch = photometric(font_corner(card, typefaces, symbol_faces, rng), rng)
+        patch = photometric(font_corner(card, typefaces, symbol_faces, rng, pips), rng)
         xs.append(normalise_patch(patch))
         r, s = _labels(card)
         ranks.append(r)
@@ -158,7 +163,7 @@ def train(args: argparse.Namespace) -> None:
             xa, ra, sa, cx, cr, cs = (data[k] for k in ("x", "r", "s", "cx", "cr", "cs"))
     else:
         x1, r1, s1 = deck_samples(train_decks, args.per_card, rng)
-        x2, r2, s2 = font_samples(args.font_samples, rng)
+        x2, r2, s2 = font_samples(args.font_samples, train_decks, rng)
         xa, ra, sa = np.concatenate([x1, x2]), np.concatenate([r1, r2]), np.concatenate([s1, s2])
         cx, cr, cs = deck_samples(list(CALIBRATION_DECKS), 6, rng)
         if cache is not None:
@@ -227,8 +232,8 @@ def main() -> None:
     parser.add_argument("--out", default="vision/data")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--per-card", type=int, default=20)
-    parser.add_argument("--font-samples", type=int, default=20000)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--font-samples", type=int, default=30000)
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--data-cache", help="keep the generated patches in this .npz file")
     parser.add_argument("--threads", type=int, default=2)

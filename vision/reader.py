@@ -48,8 +48,8 @@ __all__ = [
 CORNER_W = 0.30
 CORNER_H = 0.34
 #: The network's input, in pixels (height x width), three colour channels.
-PATCH_H = 52
-PATCH_W = 32
+PATCH_H = 64
+PATCH_W = 40
 
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)

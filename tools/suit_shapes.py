@@ -1,0 +1,144 @@
+"""Suit symbols for the index network's made-up corners: drawn from a few parameters, and
+cut from the pips of the training decks.
+
+Symbol fonts draw a handful of spades and clubs, all alike; printed decks round the spade's
+shoulders, fatten the club's leaves, flare or hide the stems. A network that has seen only
+the fonts takes a rounded spade for a club. Used only by tools/train_index_net.py.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from shoe.cards import Card, Rank, Suit
+
+_SIZE = 240  # drawing canvas, pixels a side
+
+
+def _bezier(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, n: int = 24) -> np.ndarray:
+    t = np.linspace(0, 1, n)[:, None]
+    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+
+
+def _heart(canvas: np.ndarray, rng: np.random.Generator, top: float, bottom: float) -> float:
+    """Two round lobes meeting in a point below them (drawn point down); returns the height
+    of the lobes' centres, as a fraction of the canvas."""
+    s = _SIZE
+    r = rng.uniform(0.2, 0.29) * s
+    gap = rng.uniform(0.55, 0.95) * r  # lobe centre from the middle
+    cy = top * s + r
+    tip = np.array([s / 2, bottom * s])
+    for side in (-1, 1):
+        centre = (round(s / 2 + side * gap), round(cy))
+        cv2.circle(canvas, centre, round(r), 255, -1, cv2.LINE_AA)
+        outer = np.array([s / 2 + side * (gap + r * 0.98), cy + r * rng.uniform(0.0, 0.35)])
+        # The side from the lobe to the point: straight, bulging or drawn in.
+        middle = (outer + tip) / 2 + np.array([side * rng.uniform(-0.03, 0.09) * s, 0])
+        curve = _bezier(outer, middle, tip)
+        polygon = np.vstack([[[s / 2, cy]], curve, [[s / 2, cy]]])
+        cv2.fillPoly(canvas, [np.round(polygon).astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.fillPoly(canvas, [np.round(np.array(
+        [[s / 2 - gap, cy], [s / 2 + gap, cy], tip])).astype(np.int32)], 255, cv2.LINE_AA)
+    return float(cy / s)
+
+
+def _stem(canvas: np.ndarray, rng: np.random.Generator, top: float) -> None:
+    """A stem from the body down to the foot: narrow or wide, flared or straight."""
+    s = _SIZE
+    neck = rng.uniform(0.015, 0.06) * s
+    foot = neck + rng.uniform(0.0, 0.16) * s
+    bottom = rng.uniform(0.9, 0.98) * s
+    sag = rng.uniform(0.0, 0.6)  # how far the flanks bow in
+    left = _bezier(np.array([s / 2 - neck, top * s]),
+                   np.array([s / 2 - neck - (foot - neck) * (1 - sag), bottom - 0.05 * s]),
+                   np.array([s / 2 - foot, bottom]))
+    right = left[::-1] * [-1, 1] + [s, 0]
+    cv2.fillPoly(canvas, [np.round(np.vstack([left, right])).astype(np.int32)], 255,
+                 cv2.LINE_AA)
+
+
+def _club(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """Three round leaves around a filled middle, on a stem."""
+    s = _SIZE
+    r = rng.uniform(0.15, 0.22) * s
+    top = (s / 2, rng.uniform(0.02, 0.05) * s + r)
+    spread = rng.uniform(1.0, 1.45) * r
+    drop = rng.uniform(1.2, 1.7) * r
+    leaves = [top, (s / 2 - spread, top[1] + drop), (s / 2 + spread, top[1] + drop)]
+    for x, y in leaves:
+        cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+    middle = np.array(leaves) * [1, 1] + [[0, r * 0.4], [r * 0.4, 0], [-r * 0.4, 0]]
+    cv2.fillPoly(canvas, [np.round(middle).astype(np.int32)], 255, cv2.LINE_AA)
+    _stem(canvas, rng, (top[1] + drop) / s)
+
+
+def _diamond(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """Four points joined by straight, drawn-in or bulging sides."""
+    s = _SIZE
+    half_w = rng.uniform(0.3, 0.46) * s
+    points = np.array([[s / 2, 0.02 * s], [s / 2 + half_w, s / 2], [s / 2, 0.98 * s],
+                       [s / 2 - half_w, s / 2]])
+    bow = rng.uniform(-0.06, 0.05) * s  # < 0 drawn in, > 0 bulging
+    outline = []
+    for a, b in zip(points, np.roll(points, -1, axis=0), strict=True):
+        mid = (a + b) / 2
+        away = mid - s / 2
+        outline.append(_bezier(a, mid + away / np.linalg.norm(away) * bow, b))
+    cv2.fillPoly(canvas, [np.round(np.vstack(outline)).astype(np.int32)], 255, cv2.LINE_AA)
+
+
+def drawn_suit(suit: Suit, rng: np.random.Generator) -> np.ndarray:
+    """A tight uint8 mask of one suit symbol in a random shape."""
+    canvas = np.zeros((_SIZE, _SIZE), np.uint8)
+    if suit == Suit.HEARTS:
+        _heart(canvas, rng, rng.uniform(0.02, 0.08), rng.uniform(0.88, 0.98))
+    elif suit == Suit.SPADES:
+        body = np.zeros_like(canvas)
+        lobes_end = rng.uniform(0.62, 0.78)
+        centres = _heart(body, rng, 1 - lobes_end, 0.98)
+        canvas[:] = body[::-1]  # a heart turned over, its lobes low
+        _stem(canvas, rng, 1 - centres)  # from inside the body: no gap under the lobes
+    elif suit == Suit.CLUBS:
+        _club(canvas, rng)
+    else:
+        _diamond(canvas, rng)
+    angle = rng.uniform(-6, 6)
+    turn = cv2.getRotationMatrix2D((_SIZE / 2, _SIZE / 2), angle, rng.uniform(0.8, 0.95))
+    return _tight(cv2.warpAffine(canvas, turn, (_SIZE, _SIZE)))
+
+
+def _tight(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask > 40)
+    if len(ys) == 0:
+        return np.zeros((1, 1), np.uint8)
+    return mask[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+
+
+def deck_pips(faces: dict[Card, np.ndarray]) -> dict[Suit, np.ndarray]:
+    """Each suit's pip as a mask, cut from the top pip of that suit's three (BGRA faces).
+
+    The top pip stands upright. A suit whose three shows no clean pip is left out.
+    """
+    pips = {}
+    for suit in Suit:
+        face = faces[Card(Rank.THREE, suit)]
+        h, w = face.shape[:2]
+        y0, y1, x0, x1 = int(0.02 * h), int(0.6 * h), int(0.22 * w), int(0.78 * w)
+        middle = face[y0:y1, x0:x1]
+        bgr = middle[:, :, :3].astype(np.int16)
+        saturation = bgr.max(axis=2) - bgr.min(axis=2)
+        ink = ((bgr.min(axis=2) < 150) | (saturation > 90)) & (middle[:, :, 3] > 128)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+        best = None
+        for i in range(1, count):
+            x, y, bw, bh, area = stats[i]
+            inside = x > 0 and y > 0 and x + bw < x1 - x0 and y + bh < y1 - y0
+            sized = 0.05 * w < bw < 0.4 * w and 0.05 * h < bh < 0.3 * h
+            solid = area > 0.35 * bw * bh
+            if inside and sized and solid and (best is None or y < stats[best][1]):
+                best = i
+        if best is not None:
+            x, y, bw, bh, _ = stats[best]
+            pips[suit] = np.where(labels[y:y + bh, x:x + bw] == best, 255, 0).astype(np.uint8)
+    return pips
