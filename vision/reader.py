@@ -2,8 +2,9 @@
 
 The card is located and straightened (:mod:`vision.locate`); its top-left corner, and its
 bottom-right corner turned half round, each show an index the right way up whichever way
-the card lies. A small convolutional network (trained by ``tools/train_index_net.py`` on
-many decks and typefaces, run here through ``cv2.dnn``) names rank and suit in each corner,
+the card lies. A small convolutional network (two, trained from different seeds and
+averaged in one file by ``tools/train_index_net.py`` on many decks, typefaces and suit
+shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
 
