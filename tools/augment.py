@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from tools.suit_shapes import drawn_suit
+from tools.suit_shapes import drawn_suit, tight
 from vision.locate import CARD_H, CARD_W
 from vision.reader import CORNER_H, CORNER_W
 
@@ -80,11 +80,7 @@ def _glyph(text: str, font: str, size: int) -> np.ndarray:
     face = _font(font, size)
     image = Image.new("L", (size * 3, size * 2), 0)
     ImageDraw.Draw(image).text((size // 4, size // 4), text, font=face, fill=255)
-    mask = np.array(image)
-    ys, xs = np.nonzero(mask > 40)
-    if len(ys) == 0:
-        return np.zeros((1, 1), np.uint8)
-    return mask[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    return tight(np.array(image))
 
 
 def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],

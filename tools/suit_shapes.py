@@ -105,10 +105,11 @@ def drawn_suit(suit: Suit, rng: np.random.Generator) -> np.ndarray:
         _diamond(canvas, rng)
     angle = rng.uniform(-6, 6)
     turn = cv2.getRotationMatrix2D((_SIZE / 2, _SIZE / 2), angle, rng.uniform(0.8, 0.95))
-    return _tight(cv2.warpAffine(canvas, turn, (_SIZE, _SIZE)))
+    return tight(cv2.warpAffine(canvas, turn, (_SIZE, _SIZE)))
 
 
-def _tight(mask: np.ndarray) -> np.ndarray:
+def tight(mask: np.ndarray) -> np.ndarray:
+    """The mask cropped to its ink (a 1 x 1 blank if it has none)."""
     ys, xs = np.nonzero(mask > 40)
     if len(ys) == 0:
         return np.zeros((1, 1), np.uint8)

@@ -11,6 +11,7 @@ reduced to the quadrilateral that best fits it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -257,21 +258,24 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     mask = _card_mask(small)
     # A reflection streak across the box's metal can join the card to a light cloth on
     # both sides; cutting thin bands (across, then along) parts them again.
-    for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
-        cut = mask if kernel is None else cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-        quad = _best_candidate(frame, cut, scale, None if kernel is None else mask)
-        if quad is not None:
-            return quad
-    # A row of print running into the card's shaded edge (an index beside a pip) can cut
-    # the card's white in two: close over wider print, still narrower than the metal.
-    for size in (5, 7):
-        joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+    for joined in _closings(mask):
         for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
             cut = joined if kernel is None else cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel)
             quad = _best_candidate(frame, cut, scale, None if kernel is None else joined)
             if quad is not None:
                 return quad
     return None
+
+
+def _closings(mask: np.ndarray) -> Iterator[np.ndarray]:
+    """The mask, then (made only if needed) the mask closed over wider print.
+
+    A row of print running into the card's shaded edge (an index beside a pip) can cut the
+    card's white in two: closing joins it again, with kernels still narrower than the metal.
+    """
+    yield mask
+    for size in (5, 7):
+        yield cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
 
 
 def _best_candidate(frame: np.ndarray, mask: np.ndarray, scale: float,

@@ -268,6 +268,8 @@ class ProfileReader:
         self._learned = np.flatnonzero(profile.learned)
         self._whole = _middles(profile.whole[self._learned])
         self._corner = _middles(profile.corner[self._learned])
+        # Where each card's row lies among the learned ones (the best shifts of _seen).
+        self._rows = {int(card): row for row, card in enumerate(self._learned)}
         # How red each card's ink is, for the colour check of same-rank rivals.
         self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
                                                           strict=True)]
@@ -337,7 +339,6 @@ class ProfileReader:
         top = int(s.argmax())
         if s[top] < MIN_SIMILARITY:
             return Reading(None, 0.0)
-        rows = {int(j): k for k, j in enumerate(self._learned)}
         # Rivals of another rank, the best matching card of each: the ink decides ranks. A
         # suit is a shape, which the correlation judges better than ink counts do, so the
         # winner's same-rank rivals keep their similarities.
@@ -356,7 +357,7 @@ class ProfileReader:
 
         def both_ways(card: int) -> tuple[Placed, Placed]:
             ink = self.profile.ink[card]
-            at = [divmod(int(seen.shift[o, rows[card]]), side) for o in (0, 1)]
+            at = [divmod(int(seen.shift[o, self._rows[card]]), side) for o in (0, 1)]
             return place(ink, at[0], False, _SHIFT), place(ink, at[1], True, _SHIFT)
 
         ink, unknown = seen.ink()

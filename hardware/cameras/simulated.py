@@ -103,13 +103,11 @@ def _faces(deck: str, deck_dir: str | None) -> Mapping[Card, np.ndarray]:
         return corpus.render_deck(deck, alpha=True)
     except corpus.DeckDirError as error:
         raise CameraConfigError(f"camera.deck_dir: {error}") from error
-    except corpus.CorpusUnavailableError as error:
-        if deck != DEFAULT_DECK:
+    except (corpus.UnknownDeckError, corpus.CorpusUnavailableError) as error:
+        if deck != DEFAULT_DECK or not isinstance(error, corpus.CorpusUnavailableError):
             raise CameraConfigError(f"camera: cannot draw the deck {deck!r}: {error}") from error
         # The demo must run on a laptop with nothing installed but faro-shoe itself.
         from vision.faces import builtin_deck
 
         log.warning("%s; dealing the built-in faces instead", error)
         return builtin_deck(alpha=True)
-    except corpus.UnknownDeckError as error:
-        raise CameraConfigError(f"camera: cannot draw the deck {deck!r}: {error}") from error
