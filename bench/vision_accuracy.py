@@ -100,7 +100,9 @@ HEADER = ("| deck | frames | correct % | wrong % | abstained % | rank ok/wrong/a
 
 
 def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
-              difficulty: str, base: SceneParams | None = None) -> Tally:
+              difficulty: str, base: SceneParams | None = None, misses: str = "") -> Tally:
+    """Read random frames; with ``misses`` (a label), each read that is not surely right
+    is listed on stderr."""
     tally = Tally()
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
@@ -112,6 +114,12 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
         started = time.perf_counter()
         reading = reader.read(frame)
         tally.add(card, reading, (time.perf_counter() - started) * 1000)
+        if misses and not (reading.is_sure and reading.card == card):
+            verdict = "WRONG" if reading.is_sure else "abstained"
+            print(f"    {misses}: {card} read {reading.card} ({verdict}) "
+                  f"conf {reading.confidence:.3f} rank {reading.rank} "
+                  f"{reading.rank_confidence:.3f} suit {reading.suit} "
+                  f"{reading.suit_confidence:.3f}", file=sys.stderr)
     return tally
 
 
@@ -125,10 +133,6 @@ def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator
     return ProfileReader(outcome.profile), base, len(outcome.problems)
 
 
-def _pip_only(faces: dict[Card, np.ndarray]) -> dict[Card, np.ndarray]:
-    return paint_out_deck(faces)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -137,6 +141,13 @@ def main() -> None:
     parser.add_argument("--difficulty", default="hard", choices=["easy", "normal", "hard"])
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--decks", nargs="*", help="only these decks")
+    parser.add_argument("--modes", nargs="*", choices=["zero", "profile", "pip-only"],
+                        default=["zero", "profile", "pip-only"],
+                        help="which readers to measure (default: all three)")
+    parser.add_argument("--pip-only-dev", action="store_true",
+                        help="measure the pip-only variant of the dev decks too")
+    parser.add_argument("--misses", action="store_true",
+                        help="list every read that is not surely right on stderr")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     frames = 26 if args.quick else args.frames
@@ -148,31 +159,45 @@ def main() -> None:
     zero_shot = CornerReader()
     sections: dict[str, list[str]] = {"zero": [], "profile": []}
     totals = {k: Tally() for k in ("zero dev", "zero held-out", "profile dev",
-                                   "profile held-out", "pip-only held-out")}
+                                   "profile held-out", "pip-only dev", "pip-only held-out")}
     for deck in decks:
         info = corpus.deck_info(deck)
         held = deck in corpus.HELD_OUT_DECKS
         label = f"{deck}{' **(held-out)**' if held else ''}"
         faces = corpus.render_deck(deck, 350, alpha=True)
-        rng = np.random.default_rng([args.seed, sum(map(ord, deck))])
-        if info.index_style == "standard":
-            t = _read_all(zero_shot, faces, frames, rng, args.difficulty)
+
+        def rng_for(mode: str, deck: str = deck) -> np.random.Generator:
+            # One stream per deck and mode: measuring one mode alone draws the same frames.
+            return np.random.default_rng([args.seed, sum(map(ord, deck)), sum(map(ord, mode))])
+
+        def misses(mode: str, deck: str = deck) -> str:
+            return f"{deck} {mode}" if args.misses else ""
+
+        if "zero" in args.modes and info.index_style == "standard":
+            t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
+                          misses=misses("zero"))
             sections["zero"].append(t.row(label))
             totals["zero held-out" if held else "zero dev"].merge(t)
-        else:
+        elif "zero" in args.modes:
             sections["zero"].append(f"| {deck} ({info.index_style} indices: not zero-shot) "
                                     "| | | | | | | | |")
-        reader, base, problems = _profile_reader(faces, rng)
-        t = _read_all(reader, faces, frames, rng, args.difficulty, base)
-        notes = f" ({problems} learn notes)" if problems else ""
-        sections["profile"].append(t.row(f"{label}{notes}"))
-        totals["profile held-out" if held else "profile dev"].merge(t)
-        if held:
-            pips = _pip_only(faces)
+        if "profile" in args.modes:
+            rng = rng_for("profile")
+            reader, base, problems = _profile_reader(faces, rng)
+            t = _read_all(reader, faces, frames, rng, args.difficulty, base,
+                          misses("profile"))
+            notes = f" ({problems} learn notes)" if problems else ""
+            sections["profile"].append(t.row(f"{label}{notes}"))
+            totals["profile held-out" if held else "profile dev"].merge(t)
+        if "pip-only" in args.modes and (held or args.pip_only_dev):
+            rng = rng_for("pip-only")
+            pips = paint_out_deck(faces)
             reader, base, problems = _profile_reader(pips, rng)
-            t = _read_all(reader, pips, frames, rng, args.difficulty, base)
-            sections["profile"].append(t.row(f"{deck} pip-only **(held-out)**"))
-            totals["pip-only held-out"].merge(t)
+            t = _read_all(reader, pips, frames, rng, args.difficulty, base,
+                          misses("pip-only"))
+            held_mark = " **(held-out)**" if held else ""
+            sections["profile"].append(t.row(f"{deck} pip-only{held_mark}"))
+            totals["pip-only held-out" if held else "pip-only dev"].merge(t)
         print(f"  done {deck}", file=sys.stderr, flush=True)
     print(f"\nAccept threshold {ACCEPT_THRESHOLD}; difficulty {args.difficulty}; "
           f"{frames} frames per deck and mode; seed {args.seed}.\n")

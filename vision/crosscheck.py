@@ -3,7 +3,9 @@
 The corner index is small; the middle of the card is large and easy. A number card shows
 separated pips of one size; a court card a big picture. A reading whose kind the middle
 clearly contradicts (an index read as 8 on a court card, a king read on a card of pips) is
-capped below the accept threshold, so the deal holds it instead of paying on it.
+capped below the accept threshold, so the deal holds it instead of paying on it. So is a
+black suit that the pips' shape, or the shape of the suit glyphs under the indices
+(:mod:`vision.corner_suit`), calls the other black suit.
 
 The check only ever lowers a confidence, and only when the middle is clear about it.
 """
@@ -16,7 +18,9 @@ import cv2
 import numpy as np
 
 from shoe.cards import Rank, Suit
+from vision.corner_suit import corner_black_suit
 from vision.locate import CARD_H, CARD_W
+from vision.notches import ink_levels, notch_depths
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = ["CAP", "Middle", "black_pip_suit", "check", "contradicts", "look_at_middle"]
@@ -52,15 +56,7 @@ class Middle:
 
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
     """Print against the card's paper, blind to slow shading and the light's colour."""
-    img = middle.astype(np.float32) + 1.0
-    # The paper around each pixel: a wide maximum, smoothed; dividing by it takes away
-    # gradients and the colour cast of the light.
-    paper = cv2.GaussianBlur(cv2.dilate(middle, np.ones((9, 9), np.uint8)).astype(np.float32)
-                             + 1.0, (0, 0), 3)
-    b, g, r = cv2.split(cv2.divide(img, paper))
-    # Each channel's ratio clipped to 1 (glare is paper), compared per pixel (fast on one core).
-    lo = np.minimum(np.minimum(np.minimum(b, g), r), 1.0)
-    hi = np.minimum(np.maximum(np.maximum(b, g), r), 1.0)
+    lo, hi = ink_levels(middle)
     dark = lo < 0.62
     chroma = hi - lo > 0.3
     mask = (dark | chroma).astype(np.uint8)
@@ -117,30 +113,6 @@ def contradicts(rank: Rank, m: Middle) -> bool:
     return _is_picture(m) or (_counts_pips(m) and m.blobs >= int(rank) + _EXTRA_PIPS)
 
 
-def _notch_depths(blob: np.ndarray) -> tuple[float, float]:
-    """The third and fourth deepest notches in a blob's outline, by the square root of its
-    hull's area.
-
-    A club has four deep notches (between its three leaves, and each side of the stem); a
-    spade only the two beside its stem. Whatever the typeface, the third and fourth notch
-    tell them apart, and they do not depend on which way up the pip stands.
-    """
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    outline = max(contours, key=cv2.contourArea)
-    hull = cv2.convexHull(outline, returnPoints=False)
-    size = float(np.sqrt(max(cv2.contourArea(cv2.convexHull(outline)), 1.0)))
-    if len(hull) < 4:
-        return 0.0, 0.0
-    try:
-        defects = cv2.convexityDefects(outline, hull)
-    except cv2.error:  # a self-touching outline: no opinion
-        return float("nan"), float("nan")
-    if defects is None:
-        return 0.0, 0.0
-    depths = [*sorted(defects.reshape(-1, 4)[:, 3] / 256.0 / size, reverse=True), 0.0, 0.0, 0.0]
-    return float(depths[2]), float(depths[3])
-
-
 def black_pip_suit(card: np.ndarray) -> Suit | None:
     """Spades or clubs, as the middle's pips are shaped; None where the pips do not say."""
     return _black_pip_suit(_middle_mask(card))
@@ -163,7 +135,7 @@ def _black_pip_suit(mask: np.ndarray) -> Suit | None:
         return None  # one blob may be anything: a picture, an ornament, a merged row
     if np.median(areas[pips - 1]) < _MIN_PIP_AREA:
         return None
-    depths = np.array([_notch_depths(_blob(labels, stats[i], i)) for i in pips[:6]])
+    depths = np.array([notch_depths(_blob(labels, stats[i], i)) for i in pips[:6]])
     if np.isnan(depths).all():
         return None
     third, fourth = np.nanmedian(depths, axis=0)
@@ -183,8 +155,16 @@ def check(reading: Reading, card: np.ndarray) -> Reading:
     if contradicts(reading.rank, _measure(mask)):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        rank_confidence=min(reading.rank_confidence, CAP))
-    if (reading.suit in (Suit.SPADES, Suit.CLUBS) and Rank.TWO <= reading.rank <= Rank.TEN
-            and _black_pip_suit(mask) not in (None, reading.suit)):
+    if reading.suit in (Suit.SPADES, Suit.CLUBS) and _other_black_suit(reading, mask, card):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        suit_confidence=min(reading.suit_confidence, CAP))
     return reading
+
+
+def _other_black_suit(reading: Reading, mask: np.ndarray, card: np.ndarray) -> bool:
+    """The middle's pips (number cards) or the glyphs under the indices (every card) are
+    shaped as the other black suit."""
+    assert reading.rank is not None
+    if Rank.TWO <= reading.rank <= Rank.TEN and _black_pip_suit(mask) not in (None, reading.suit):
+        return True
+    return corner_black_suit(card) not in (None, reading.suit)
