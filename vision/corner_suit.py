@@ -18,7 +18,7 @@ import numpy as np
 
 from shoe.cards import Suit
 from vision.locate import CARD_H, CARD_W
-from vision.notches import ink_levels, notch_depths
+from vision.notches import DARK, ink_levels, notch_depths
 
 __all__ = ["corner_black_suit", "glyph_notch", "index_corners"]
 
@@ -26,8 +26,6 @@ __all__ = ["corner_black_suit", "glyph_notch", "index_corners"]
 #: pushes its suit glyph lower.
 _CORNER_W = 0.32
 _CORNER_H = 0.45
-#: Ink is darker than this share of the paper around it (the middle's pips use the same).
-_DARK = 0.62
 #: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
 _MIN_AREA = 25
 #: The enlargement at which the glyph's outline is traced.
@@ -82,7 +80,7 @@ def glyph_notch(corner: np.ndarray) -> float | None:
     """The third notch depth of the suit glyph under the corner's rank; None where no
     whole glyph is found there."""
     level = ink_levels(corner)[0]
-    mask = (level < _DARK).astype(np.uint8)
+    mask = (level < DARK).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
@@ -112,7 +110,7 @@ def glyph_notch(corner: np.ndarray) -> float | None:
     others = (labels[box] != suit) & (labels[box] != 0)
     alone = np.where(others, 1.0, level[box]).astype(np.float32)
     big = cv2.resize(alone, None, fx=_UP, fy=_UP, interpolation=cv2.INTER_CUBIC)
-    outline = (big < _DARK).astype(np.uint8)
+    outline = (big < DARK).astype(np.uint8)
     if not outline.any():
         return None
     depth = notch_depths(outline)[0]

@@ -20,7 +20,7 @@ import numpy as np
 from shoe.cards import Rank, Suit
 from vision.corner_suit import corner_black_suit
 from vision.locate import CARD_H, CARD_W
-from vision.notches import ink_levels, notch_depths
+from vision.notches import DARK, ink_levels, notch_depths
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = ["CAP", "Middle", "black_pip_suit", "check", "contradicts", "look_at_middle"]
@@ -57,7 +57,7 @@ class Middle:
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
     """Print against the card's paper, blind to slow shading and the light's colour."""
     lo, hi = ink_levels(middle)
-    dark = lo < 0.62
+    dark = lo < DARK
     chroma = hi - lo > 0.3
     mask = (dark | chroma).astype(np.uint8)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))

@@ -7,7 +7,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["ink_levels", "notch_depths"]
+__all__ = ["DARK", "ink_levels", "notch_depths"]
+
+#: Ink is darker than this share of the paper around it.
+DARK = 0.62
 
 
 def ink_levels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
