@@ -127,11 +127,17 @@ class IndexNet:
 
     def probabilities(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated rank (N x 14) and suit (N x 4) probabilities for a batch of patches."""
-        self.net.setInput(patches.astype(np.float32))
-        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+        ranks, suits = [], []
+        # One patch at a time: OpenCV 4.x runs this graph right for one patch, but gives
+        # the second of a batch of two wrong outputs (seen with 4.14: a KH corner read as 6).
+        for patch in patches.astype(np.float32):
+            self.net.setInput(patch[None])
+            rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+            ranks.append(rank_logits.reshape(-1))
+            suits.append(suit_logits.reshape(-1))
         return (
-            _softmax(rank_logits.reshape(len(patches), -1), self.rank_temperature),
-            _softmax(suit_logits.reshape(len(patches), -1), self.suit_temperature),
+            _softmax(np.stack(ranks), self.rank_temperature),
+            _softmax(np.stack(suits), self.suit_temperature),
         )
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from shoe.cards import Card
+from vision.locate import CARD_H, CARD_W
 from vision.reader import (
     PATCH_H,
     PATCH_W,
@@ -62,6 +64,21 @@ def test_corner_patches_are_the_networks_input() -> None:
     patches = corner_patches(card)
     assert patches.shape == (2, 3, PATCH_H, PATCH_W)
     assert patches.dtype == np.float32
+
+
+def test_each_corner_reads_as_it_would_alone(dev_deck: dict[Card, np.ndarray]) -> None:
+    # OpenCV 4.x ran a batch of two patches wrong (the second corner's rank): the two
+    # corners must come out as each does on its own, whatever OpenCV is installed.
+    net = IndexNet.load()
+    patches = np.concatenate([corner_patches(cv2.resize(dev_deck[Card.parse(code)],
+                                                        (CARD_W, CARD_H)))
+                              for code in ("KH", "7C")])
+    ranks, suits = net.probabilities(patches)
+    for i, patch in enumerate(patches):
+        alone_rank, alone_suit = net.probabilities(patch[None])
+        np.testing.assert_allclose(ranks[i], alone_rank[0], atol=1e-5)
+        np.testing.assert_allclose(suits[i], alone_suit[0], atol=1e-5)
+    assert [int(r) for r in ranks.argmax(axis=1)] == [12, 12, 6, 6]  # K, K, 7, 7
 
 
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
