@@ -20,7 +20,7 @@ from shoe.cards import Suit
 from vision.locate import CARD_H, CARD_W
 from vision.notches import DARK, ink_levels, notch_depths
 
-__all__ = ["corner_black_suit", "glyph_notch", "index_corners"]
+__all__ = ["corner_black_suit", "glyph_notch", "index_corners", "suit_glyph"]
 
 #: The corner searched for the index: taller than the network's patch, since a large index
 #: pushes its suit glyph lower.
@@ -79,6 +79,16 @@ def _glyph_suit(depth: float | None) -> tuple[Suit | None, bool]:
 def glyph_notch(corner: np.ndarray) -> float | None:
     """The third notch depth of the suit glyph under the corner's rank; None where no
     whole glyph is found there."""
+    glyph = suit_glyph(corner)
+    if glyph is None:
+        return None
+    depth = notch_depths(glyph)[0]
+    return None if np.isnan(depth) else depth
+
+
+def suit_glyph(corner: np.ndarray) -> np.ndarray | None:
+    """The suit glyph under the corner's rank, as a mask enlarged _UP times (uint8, 1 for
+    ink); None where no whole glyph is found there."""
     level = ink_levels(corner)[0]
     mask = (level < DARK).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -110,8 +120,5 @@ def glyph_notch(corner: np.ndarray) -> float | None:
     others = (labels[box] != suit) & (labels[box] != 0)
     alone = np.where(others, 1.0, level[box]).astype(np.float32)
     big = cv2.resize(alone, None, fx=_UP, fy=_UP, interpolation=cv2.INTER_CUBIC)
-    outline = (big < DARK).astype(np.uint8)
-    if not outline.any():
-        return None
-    depth = notch_depths(outline)[0]
-    return None if np.isnan(depth) else depth
+    glyph = (big < DARK).astype(np.uint8)
+    return glyph if glyph.any() else None
