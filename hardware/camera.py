@@ -220,9 +220,7 @@ class ReconnectingCamera(Camera):
         self._delay = min(self._delay * 2, self._max_backoff)
 
     def _grab(self) -> tuple[np.ndarray, float] | None:
-        raise NotImplementedError  # read() is overridden whole
-
-    def read(self) -> Frame | None:
+        # None both at the end of a recording (status ENDED) and while the camera is away.
         if self.status is CameraStatus.ENDED:
             return None
         if self._inner is None:
@@ -254,8 +252,7 @@ class ReconnectingCamera(Camera):
         if self.status is not CameraStatus.RUNNING:
             self._delay = self._backoff
             self._report(CameraStatus.RUNNING, "giving frames")
-        self._meter.tick()
-        return frame
+        return frame.image, frame.t
 
     def frames(self) -> Iterator[Frame]:
         """Every frame, riding over losses, until a recorded source ends."""
