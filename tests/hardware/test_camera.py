@@ -233,6 +233,15 @@ def test_reconnecting_file_ends_and_frames_stop(video: Path) -> None:
     assert camera.read() is None
 
 
+def test_reconnecting_camera_counts_its_frames_and_refuses_reads_once_closed(
+        video: Path) -> None:
+    camera = open_camera(str(video), pace=0, reconnect=True)
+    assert [f.index for f in itertools.islice(camera.frames(), 3)] == [0, 1, 2]
+    camera.close()
+    with pytest.raises(CameraUnavailableError, match="closed"):
+        camera.read()  # not reopened behind the caller's back
+
+
 def fake_picamera2(mocker: MockerFixture) -> MagicMock:
     module = ModuleType("picamera2")
     cls = MagicMock(name="Picamera2")
