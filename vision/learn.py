@@ -18,15 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
+from vision.descriptors import FINE, describe, describe_ink, unit
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
-from vision.profile import (
-    DeckProfile,
-    _from_fraction,
-    _to_fraction,
-    _unit,
-    describe,
-    describe_ink,
-)
+from vision.profile import DeckProfile, _from_fraction, _to_fraction, stored_fine
 from vision.profile_checks import OVERRULES
 from vision.reader import CornerReader, ModelError
 
@@ -91,6 +85,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     whole = np.zeros((52, 0), np.float32)
     corner = np.zeros((52, 0), np.float32)
     ink = np.zeros((52, 0), np.float32)
+    fine = np.zeros((52, *FINE), np.float32)
     learned = np.zeros(52, bool)
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
@@ -113,15 +108,16 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
             ink = np.zeros((52, *w.shape[:2]), np.float32)
         whole[index[card]], corner[index[card]] = w, k
         # As the file will keep it (vision.profile: a few levels of ink).
-        ink[index[card]] = _from_fraction(_to_fraction(
-            np.mean([describe_ink(c)[0] for c in cards], axis=0)))
+        inks = [describe_ink(c) for c in cards]
+        ink[index[card]] = _from_fraction(_to_fraction(np.mean([i[0] for i in inks], axis=0)))
+        fine[index[card]] = stored_fine(np.mean([i[2] for i in inks], axis=0))
         learned[index[card]] = True
     if whole.shape[1] == 0:
         raise OrderError("no card could be found in any frame: nothing to learn")
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
-    profile = DeckProfile(name, window, whole, corner, learned, ink,
+    profile = DeckProfile(name, window, whole, corner, learned, ink, fine,
                           index_check=_indices_read_right(located))
     problems.extend(_confusions(profile))
     return LearnOutcome(profile, tuple(problems))
@@ -151,8 +147,8 @@ def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndar
 def _confusions(profile: DeckProfile) -> list[LearnProblem]:
     """Pairs of learned cards too alike to tell apart (read either way up)."""
     problems = []
-    whole = _unit(profile.whole.reshape(52, -1))
-    corner = _unit(profile.corner.reshape(52, -1))
+    whole = unit(profile.whole.reshape(52, -1))
+    corner = unit(profile.corner.reshape(52, -1))
     alike = 0.6 * whole @ whole.T + 0.4 * corner @ corner.T
     np.fill_diagonal(alike, -1.0)
     for i, j in zip(*np.nonzero(np.triu(alike > _TOO_ALIKE)), strict=True):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Placed", "Verdict", "compare", "ink_colour", "ink_map", "place", "tournament"]
+__all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
+           "ink_map", "place", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -30,6 +31,8 @@ _FADED = 0.3
 _INKED = 0.4
 #: The share of a pip's place that must be seen before ink found there counts fully.
 _FAIR_SHARE = 0.5
+#: Under a glare spot, ink at least this deep is seen; fainter is unknown.
+_GLARED_INK = 0.3
 #: Glare that leaves ink less than this of its contrast hides it.
 _LEAST_CONTRAST = 0.3
 #: A side's own ink shown at this share of its depth or more is there; at _ABSENT or less,
@@ -59,38 +62,56 @@ class Verdict:
 
 def ink_map(inner: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """(ink 0..1, unknown 0..1) per cell of a ``size`` (width, height) grid over a card's
-    face.
+    face: :func:`fine_ink_map` averaged over the grid's cells."""
+    ink, hidden = fine_ink_map(inner)
+    return (cv2.resize(ink, size, interpolation=cv2.INTER_AREA),
+            cv2.resize(hidden, size, interpolation=cv2.INTER_AREA))
+
+
+def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ink 0..1, unknown 0 or 1) of a card's face at half its resolution.
 
     Ink is how much darker than the paper around it a pixel is, in its darkest channel
     (red ink is dark in green and blue). The paper's level comes from a closing (print
     smaller than a pip taken out). Glare adds light to paper and ink alike, which shrinks
     the ink's contrast by the typical paper over the glared paper: the ink is scaled back
-    up by that. Where glare clips the paper white, ink may hide: unknown (unless the whole
-    card is that bright: then clipping is the exposure, not glare).
+    up by that. Where glare clips the paper white, ink may hide: unknown, print on that
+    paper too (unless the whole card is that bright: then clipping is the exposure, not
+    glare).
     """
     grey = cv2.resize(inner.min(axis=2), (inner.shape[1] // 2, inner.shape[0] // 2),
                       interpolation=cv2.INTER_AREA).astype(np.float32)
-    paper = cv2.GaussianBlur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL),
-                             (0, 0), 1.5)
-    paper = np.maximum(paper, 8.0)
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)
     typical = float(np.median(paper))
     contrast = np.clip(typical / paper, _LEAST_CONTRAST, 1.0)
     ink = np.clip((1.0 - grey / paper) / contrast, 0.0, 1.0)
-    clipped = (grey >= _CLIPPED) if typical < _CLIPPED - 8 else np.zeros_like(grey, bool)
+    # Print inside a glare spot lies on paper clipped white: how bright that paper really
+    # is, and so how deep the print, nobody knows: a pip there may look faint, not absent.
+    # Ink it does show is there (glare only takes ink away).
+    clipped = ((grey >= _CLIPPED) | ((closed >= _CLIPPED) & (ink < _GLARED_INK))
+               if typical < _CLIPPED - 8 else np.zeros_like(grey, bool))
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
-    return (cv2.resize(ink, size, interpolation=cv2.INTER_AREA),
-            cv2.resize(hidden, size, interpolation=cv2.INTER_AREA))
+    return ink, hidden
 
 
-def ink_colour(whole: np.ndarray, ink: np.ndarray) -> float:
-    """How red the ink of a face descriptor (BGR, vision.profile.describe) is, where its
-    ink map is dark: red ink darkens green far more than red, black ink both."""
+def ink_colour(whole: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The colour of a face descriptor's (BGR, vision.profile.describe) ink where its ink
+    map is dark: each channel's share of the darkening (black ink darkens all three alike,
+    red ink green and blue, a yellow blue alone). Shares, not a red-green ratio: a ratio of
+    two channels the ink hardly darkens (yellow in red and green) is noise."""
     where = ink > _INKED
     if not where.any():
-        return 0.0
-    g, r = (float(whole[..., c][where].mean()) for c in (1, 2))
-    return (r - g) / max(abs(g) + abs(r), 1e-6)
+        return np.full(3, 1 / 3, np.float32)
+    dark = np.maximum(-whole[where].mean(axis=0), 0.0)
+    out: np.ndarray = (dark / max(float(dark.sum()), 1e-6)).astype(np.float32)
+    return out
+
+
+def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two inks' colours (:func:`ink_colour`) are: 0 alike, up to 2."""
+    return float(np.abs(a - b).sum())
 
 
 def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int) -> Placed:

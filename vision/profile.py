@@ -1,9 +1,12 @@
 """Deck profiles: what one deck looks like, learned from a pass in a known order.
 
 A profile holds the box's window (where the card lay during the pass) and, for each of the
-52 cards, two small colour descriptors of the straightened card: the whole face, and its
-index corner. Reading with a profile compares the card in view (both ways up) with all 52;
-no index is needed, so it reads pip-only period decks, foreign letters and odd typefaces.
+52 cards, two small colour descriptors of the straightened card (vision.descriptors): the
+whole face, and its index corner; and its ink, on the face's grid and finer. Reading with a
+profile compares the card in view (both ways up) with all 52; no index is needed, so it reads
+pip-only period decks, foreign letters and odd typefaces. Close rivals are then told apart on
+the ink where they differ: ranks by pips there or not (vision.pairwise), suits by colour or
+the pips' shapes (vision.suits).
 
 The file is a NumPy ``.npz`` (no pickles) with a JSON header naming the format and its
 version; anything else is refused with :class:`ProfileError`.
@@ -20,15 +23,25 @@ import os
 import zipfile
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError, Rank
-from vision.locate import CARD_H, CARD_W, CardQuad, locate, straighten
-from vision.pairwise import Placed, ink_colour, ink_map, place, tournament
+from vision.descriptors import (
+    CORNER,
+    FINE,
+    SHIFT,
+    WHOLE,
+    describe,
+    describe_ink,
+    middles,
+    shifted_views,
+)
+from vision.locate import CardQuad, locate, straighten
+from vision.pairwise import Placed, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
-from vision.reader import CORNER_H, CORNER_W, CornerReader
+from vision.reader import CornerReader
 from vision.reading import Reading
+from vision.suits import Candidate, suit_tournament
 
 __all__ = [
     "FORMAT",
@@ -39,22 +52,22 @@ __all__ = [
     "describe",
     "describe_ink",
     "effective_temperature",
+    "stored_fine",
 ]
 
 FORMAT = "faro-shoe deck profile"
-VERSION = 2
+VERSION = 3
 
-#: Descriptor sizes (width, height): the whole face, and the index corner.
-_WHOLE = (36, 50)
-_CORNER = (18, 30)
-#: How far (descriptor pixels) the card may lie from where it lay while learning.
-_SHIFT = 2
 #: A similarity this good through the learned window needs no search for the card.
 _GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
-#: Levels of ink (0.._INK_LEVELS) the profile's ink maps keep.
+#: Levels of ink (0.._INK_LEVELS) the profile's ink maps keep; the fine maps (shapes, not
+#: counts of ink) keep fewer, and nothing fainter than _FINE_FLOOR (the noise of a single
+#: learning frame): the profile stays under 300 kB.
 _INK_LEVELS = 15
+_FINE_LEVELS = 7
+_FINE_FLOOR = 0.15
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
 #: then made a quarter more cautious).
 DEFAULT_TEMPERATURE = 0.005
@@ -64,11 +77,16 @@ DEFAULT_TEMPERATURE = 0.005
 _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
-#: Inks this far apart in redness (vision.pairwise.ink_colour) are two colours.
-_COLOURS_APART = 0.5
-#: How much warmer the softmax is between aces (the least on dev decks that left no ace
-#: surely wrong).
-_SUIT_CAUTION = 3.0
+#: Same-rank rivals within _CLOSE are told apart (vision.suits) by the ink's colour when
+#: their inks are _COLOURS_APART or more apart (vision.pairwise.colour_distance), the view
+#: at least _COLOUR_EVIDENCE nearer one, else by their pips' shapes, by _SHAPE_EVIDENCE;
+#: or the suit is capped. Fitted on 6 240 frames of the 20 pip-only dev decks (seeds 5, 11,
+#: 13, normal and hard): the truth's worst evidence against a close rival was +0.01
+#: (shapes) and +0.32 (colour); red and black inks lay 0.41-0.65 apart, a four-colour
+#: deck's spades and clubs (two dark inks) 0.27.
+_SHAPE_EVIDENCE = 0.2
+_COLOUR_EVIDENCE = 0.5
+_COLOURS_APART = 0.3
 
 
 def effective_temperature(temperature: float, best: float) -> float:
@@ -84,64 +102,6 @@ class ProfileError(FaroError):
     """A deck profile that cannot be used: unreadable, corrupt, or another format version."""
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    """Zero-mean, unit-length rows: similarity by dot product, blind to light level."""
-    v = vectors.astype(np.float32)
-    v = v - v.mean(axis=-1, keepdims=True)
-    norm = np.linalg.norm(v, axis=-1, keepdims=True)
-    out: np.ndarray = v / np.maximum(norm, 1e-6)
-    return out
-
-
-def _print_only(image: np.ndarray) -> np.ndarray:
-    """The print on the card, without the light: white-balanced, glare clipped to white,
-    and the slow shading across the card (uneven light, a broad glare) taken away."""
-    flat = image.reshape(-1, 3).astype(np.float32)
-    white = np.percentile(flat, 90, axis=0)
-    balanced = np.clip(flat / np.maximum(white, 24.0), 0.0, 1.0).reshape(image.shape)
-    shading = cv2.GaussianBlur(balanced, (0, 0), image.shape[1] / 6)
-    out: np.ndarray = balanced - shading
-    return out
-
-
-def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(whole-face, corner) descriptor images (float32, H x W x 3) of a straightened card."""
-    whole = cv2.resize(_face(card), _WHOLE, interpolation=cv2.INTER_AREA)
-    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
-    corner = cv2.resize(card[:ch, :cw], _CORNER, interpolation=cv2.INTER_AREA)
-    return _print_only(whole), _print_only(corner)
-
-
-def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ink, unknown) maps (float32, H x W, 0..1) of a straightened card's face, on the
-    grid of its whole-face descriptor (vision.pairwise.ink_map)."""
-    return ink_map(_face(card), _WHOLE)
-
-
-def _face(card: np.ndarray) -> np.ndarray:
-    if card.shape[:2] != (CARD_H, CARD_W):
-        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    # Leave out a margin: the lips and the outline's error live there.
-    return card[4:CARD_H - 4, 6:CARD_W - 6]
-
-
-def _shifted_views(image: np.ndarray) -> np.ndarray:
-    """Unit rows: the image's middle (a border of _SHIFT cut off) at every shift of up to
-    _SHIFT pixels; the outline found in the box is never exactly where it was while
-    learning, so each card is compared at its best alignment."""
-    s = _SHIFT
-    h, w = image.shape[:2]
-    views = [image[dy:dy + h - 2 * s, dx:dx + w - 2 * s].ravel()
-             for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
-    return _unit(np.stack(views))
-
-
-def _middles(templates: np.ndarray) -> np.ndarray:
-    """Unit rows: each template's middle, to compare with :func:`_shifted_views`."""
-    s = _SHIFT
-    return _unit(templates[:, s:-s, s:-s].reshape(len(templates), -1))
-
-
 def _to_bytes(descriptors: np.ndarray) -> np.ndarray:
     return np.clip(np.round(descriptors * 127), -127, 127).astype(np.int8)
 
@@ -153,16 +113,22 @@ def _from_bytes(stored: np.ndarray) -> np.ndarray:
     return out
 
 
-def _to_fraction(values: np.ndarray) -> np.ndarray:
+def _to_fraction(values: np.ndarray, levels: int = _INK_LEVELS) -> np.ndarray:
     # Sixteen levels of ink are plenty for counting pips, and pack far smaller than 256.
-    return np.clip(np.round(values * _INK_LEVELS), 0, _INK_LEVELS).astype(np.uint8)
+    return np.clip(np.round(values * levels), 0, levels).astype(np.uint8)
 
 
-def _from_fraction(stored: np.ndarray) -> np.ndarray:
-    if stored.dtype != np.uint8 or (stored.size and stored.max() > _INK_LEVELS):
+def _from_fraction(stored: np.ndarray, levels: int = _INK_LEVELS) -> np.ndarray:
+    if stored.dtype != np.uint8 or (stored.size and stored.max() > levels):
         raise ValueError("ink maps not stored as uint8 levels")
-    out: np.ndarray = stored.astype(np.float32) / _INK_LEVELS
+    out: np.ndarray = stored.astype(np.float32) / levels
     return out
+
+
+def stored_fine(fine: np.ndarray) -> np.ndarray:
+    """Fine ink maps as the profile's file keeps them (learning uses what reading will)."""
+    return _from_fraction(_to_fraction(np.where(fine < _FINE_FLOOR, 0.0, fine), _FINE_LEVELS),
+                          _FINE_LEVELS)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -177,6 +143,9 @@ class DeckProfile:
     #: 52 x H x W: each card's ink (0..1) on the whole-face grid, for the pairwise check
     #: of close rivals (vision.pairwise).
     ink: np.ndarray
+    #: 52 x h x w: each card's ink at half the straightened card's resolution, for telling
+    #: the suits of a rank apart by their pips' shapes (vision.suits).
+    fine: np.ndarray
     temperature: float = DEFAULT_TEMPERATURE
     #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
     #: that reader may veto (or back up) the profile's answer.
@@ -205,6 +174,7 @@ class DeckProfile:
             corner=_to_bytes(self.corner),
             learned=self.learned.astype(bool),
             ink=_to_fraction(self.ink),
+            fine=_to_fraction(self.fine, _FINE_LEVELS),
         )
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as f:
@@ -228,6 +198,7 @@ class DeckProfile:
                 corner = _from_bytes(data["corner"])
                 learned = data["learned"].astype(bool)
                 ink = _from_fraction(data["ink"])
+                fine = _from_fraction(data["fine"], _FINE_LEVELS)
         except ProfileError:
             raise
         except FileNotFoundError:
@@ -235,9 +206,9 @@ class DeckProfile:
         except (OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile,
                 EOFError, TypeError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        shapes = ((52, _WHOLE[1], _WHOLE[0], 3), (52, _CORNER[1], _CORNER[0], 3))
+        shapes = ((52, WHOLE[1], WHOLE[0], 3), (52, CORNER[1], CORNER[0], 3))
         if ((whole.shape, corner.shape) != shapes or learned.shape != (52,)
-                or ink.shape != shapes[0][:3]):
+                or ink.shape != shapes[0][:3] or fine.shape != (52, *FINE)):
             raise ProfileError(f"{path}: corrupt deck profile (wrong array shapes)")
         if not np.isfinite(whole).all() or not np.isfinite(corner).all():
             raise ProfileError(f"{path}: corrupt deck profile (not finite)")
@@ -251,7 +222,7 @@ class DeckProfile:
             index_check = bool(header.get("index_check", False))
         except (TypeError, ValueError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        return cls(str(header.get("name", "")), quad, whole, corner, learned, ink,
+        return cls(str(header.get("name", "")), quad, whole, corner, learned, ink, fine,
                    temperature, index_check)
 
 
@@ -266,11 +237,11 @@ class ProfileReader:
     def __init__(self, profile: DeckProfile, corners: CornerReader | None = None) -> None:
         self.profile = profile
         self._learned = np.flatnonzero(profile.learned)
-        self._whole = _middles(profile.whole[self._learned])
-        self._corner = _middles(profile.corner[self._learned])
+        self._whole = middles(profile.whole[self._learned])
+        self._corner = middles(profile.corner[self._learned])
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
-        # How red each card's ink is, for the colour check of same-rank rivals.
+        # Each card's ink colour, to tell a rank's red suits from its black ones.
         self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
                                                           strict=True)]
         self._corners = corners if corners is not None or not profile.index_check else (
@@ -313,10 +284,10 @@ class ProfileReader:
         for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
             whole, corner = describe(view)
             wholes.append(whole)
-            by_shift = _shifted_views(whole) @ self._whole.T
+            by_shift = shifted_views(whole) @ self._whole.T
             shifts.append(by_shift.argmax(axis=0))
             score = 0.6 * by_shift.max(axis=0) + 0.4 * (
-                _shifted_views(corner) @ self._corner.T).max(axis=0)
+                shifted_views(corner) @ self._corner.T).max(axis=0)
             best = np.maximum(best, score)
         scores = np.full(52, -1.0, np.float32)
         scores[self._learned] = best
@@ -327,7 +298,7 @@ class ProfileReader:
         return self._read_seen(self._seen(card))
 
     def _read_seen(self, seen: _Seen) -> Reading:
-        reading = self._colour_check(self._decide(seen), seen)
+        reading = self._decide(seen)
         if self._corners is None or reading.card is None:
             return reading
         return cross_check(reading, self._corners.read_card(seen.card))
@@ -339,28 +310,32 @@ class ProfileReader:
         top = int(s.argmax())
         if s[top] < MIN_SIMILARITY:
             return Reading(None, 0.0)
-        # Rivals of another rank, the best matching card of each: the ink decides ranks. A
-        # suit is a shape, which the correlation judges better than ink counts do, so the
-        # winner's same-rank rivals keep their similarities.
+        # Rivals of another rank, the best matching card of each: the ink decides ranks;
+        # then the winner's rivals of the same rank: the pips' shapes decide suits. Two
+        # court cards are left to the correlation: their pictures differ all over, which it
+        # judges well, while the ink's verdict (a pip there or not) overruled it wrongly on
+        # dev decks (a king read as a queen at 1.000).
         ranks = {FULL_DECK[top].rank}
         rivals: list[int] = []
         for j in np.argsort(-s):
             if s[j] < s[top] - _CLOSE or len(rivals) == _RIVALS:
                 break
+            if _COURT[top] and _COURT[j]:
+                continue
             if FULL_DECK[j].rank not in ranks:
                 ranks.add(FULL_DECK[j].rank)
                 rivals.append(int(j))
         close = [top, *rivals]
         if len(close) == 1:
-            return self._match(s)
-        side = 2 * _SHIFT + 1
+            return self._suit(seen, s, top)
+        side = 2 * SHIFT + 1
 
         def both_ways(card: int) -> tuple[Placed, Placed]:
             ink = self.profile.ink[card]
             at = [divmod(int(seen.shift[o, self._rows[card]]), side) for o in (0, 1)]
-            return place(ink, at[0], False, _SHIFT), place(ink, at[1], True, _SHIFT)
+            return place(ink, at[0], False, SHIFT), place(ink, at[1], True, SHIFT)
 
-        ink, unknown = seen.ink()
+        ink, unknown = seen.ink()[:2]
         winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
         if winner is None:
             reading = self._match(s)
@@ -369,25 +344,27 @@ class ProfileReader:
         # The rivals it beat are out; the rest of the deck keeps its similarities.
         out = s.copy()
         out[[c for c in close if c != close[winner]]] = -np.inf
-        return self._match(out, close[winner])
+        return self._suit(seen, out, close[winner])
 
-    def _colour_check(self, reading: Reading, seen: _Seen) -> Reading:
-        """A sure suit whose ink is the colour of a close rival of the same rank (red
-        against black) is capped: the whole face's correlation weighs a lone pip's colour
-        little."""
-        if not reading.is_sure or reading.card is None:
-            return reading
-        i = FULL_DECK.index(reading.card)
-        s = seen.scores
-        mine = self._colours[i]
-        for j, card in enumerate(FULL_DECK):
-            if (j == i or card.rank != reading.card.rank or s[j] < s[i] - _CLOSE
-                    or abs(mine - self._colours[j]) < _COLOURS_APART):
-                continue
-            view = ink_colour(seen.whole, seen.ink()[0])
-            if abs(view - self._colours[j]) < abs(view - mine):
-                return capped(reading, rank=False, suit=True)
-        return reading
+    def _suit(self, seen: _Seen, scores: np.ndarray, card: int) -> Reading:
+        """The reading of ``card``'s rank, its suit told from its close same-rank rivals by
+        the ink's colour or the pips' shapes (vision.suits): the rivals beaten leave the
+        softmax; when nothing decides, the suit's confidence is capped."""
+        rank = FULL_DECK[card].rank
+        close = [card, *(j for j in np.argsort(-scores) if j != card
+                         and FULL_DECK[j].rank == rank
+                         and scores[j] >= scores[card] - _CLOSE)]
+        if len(close) == 1:
+            return self._match(scores, card)
+        ink, unknown = seen.ink()[2:]
+        candidates = [Candidate(self.profile.fine[c], self._colours[c]) for c in close]
+        winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
+                                 candidates, _SHAPE_EVIDENCE, _COLOUR_EVIDENCE, _COLOURS_APART)
+        if winner is None:
+            return capped(self._match(scores, card), rank=False, suit=True)
+        out = scores.copy()
+        out[[c for c in close if c != close[winner]]] = -np.inf
+        return self._match(out, close[winner])
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""
@@ -396,10 +373,6 @@ class ProfileReader:
             return Reading(None, 0.0)
         z = (scores - scores.max()) / effective_temperature(self.profile.temperature,
                                                             float(scores.max()))
-        # Another ace differs in one pip's shape only, which glare, blur and the light's
-        # halo around a lone pip outweigh: its margins mean less.
-        aces = _ACES[i] & (z < 0)
-        z[aces] /= _SUIT_CAUTION
         p = np.exp(z)
         p /= p.sum()
         found = FULL_DECK[i]
@@ -418,14 +391,15 @@ class _Seen:
     scores: np.ndarray
     shift: np.ndarray  # 2 x learned
     whole: np.ndarray  # the upright face descriptor
-    maps: tuple[np.ndarray, np.ndarray] | None = None
+    maps: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def ink(self) -> tuple[np.ndarray, np.ndarray]:
-        """The card's (ink, unknown) maps, made once and only when asked for."""
+    def ink(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The card's (ink, unknown, fine ink, fine unknown) maps, made once and only when
+        asked for."""
         if self.maps is None:
             self.maps = describe_ink(self.card)
         return self.maps
 
 
-#: Pairs of aces: an ace is one pip, so its suit is that pip's shape alone.
-_ACES = np.array([[a.rank == b.rank == Rank.ACE for b in FULL_DECK] for a in FULL_DECK])
+#: Court cards (a picture, no pips to count).
+_COURT = [c.rank >= Rank.JACK for c in FULL_DECK]

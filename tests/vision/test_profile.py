@@ -55,6 +55,7 @@ def test_profile_round_trips_through_its_file(pip_only_profile: DeckProfile,
     assert loaded.name == "pips"
     assert loaded.window == pip_only_profile.window
     assert np.allclose(loaded.whole, pip_only_profile.whole, atol=1 / 127)
+    assert np.allclose(loaded.fine, pip_only_profile.fine, atol=1e-6)
     assert np.array_equal(loaded.learned, pip_only_profile.learned)
     assert path.stat().st_size < 300_000
 
@@ -73,14 +74,16 @@ def test_a_corrupt_profile_is_a_clear_error(pip_only_profile: DeckProfile,
         DeckProfile.load(tmp_path / "missing.profile")
 
 
+@pytest.mark.parametrize("version", [VERSION - 1, VERSION + 1])
 def test_a_profile_from_another_version_is_refused(pip_only_profile: DeckProfile,
-                                                   tmp_path: Path) -> None:
+                                                   tmp_path: Path, version: int) -> None:
+    """Version 2 profiles had no fine ink maps (the suits' shapes): learn the deck again."""
     path = tmp_path / "deck.profile"
     pip_only_profile.save(path)
     with np.load(path) as data:
-        arrays = {k: data[k] for k in data.files}
+        arrays = {k: data[k] for k in data.files if k != "fine" or version > VERSION}
     header = json.loads(bytes(arrays["header"]).decode())
-    header["version"] = VERSION + 1
+    header["version"] = version
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
     with path.open("wb") as f:  # a file object: np.savez would add ".npz" to a name
         np.savez(f, **arrays)

@@ -1,0 +1,104 @@
+"""Telling the suits of one rank apart on a pip-only deck: the pips' shapes and the ink's
+colour (vision.suits), and the profile reader that uses them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shoe.cards import FULL_DECK, Card, Rank
+from vision.learn import learn_profile
+from vision.locate import straighten
+from vision.pairwise import colour_distance, ink_colour
+from vision.profile import DeckProfile, ProfileReader, describe, describe_ink
+from vision.suits import Candidate, colour_verdict, suit_tournament
+
+sys.path.insert(0, str(Path(__file__).parent))
+from learning_pass import DEV_DECK, learning_pass, stills
+
+ACES = [Card.parse(c) for c in ("AS", "AH", "AD", "AC")]
+THREES = [Card.parse(c) for c in ("3S", "3H", "3D", "3C")]
+
+
+@pytest.fixture(scope="module")
+def dev_pip_only_profile() -> DeckProfile:
+    """A profile of a dev deck with its indices painted out."""
+    frames = learning_pass(DEV_DECK, pip_only=True)
+    return learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True)).profile
+
+
+def _candidates(profile: DeckProfile, cards: list[Card]) -> list[Candidate]:
+    rows = [FULL_DECK.index(c) for c in cards]
+    return [Candidate(profile.fine[i], ink_colour(profile.whole[i], profile.ink[i]))
+            for i in rows]
+
+
+def _view(profile: DeckProfile, frame: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(fine ink, fine unknown, ink colour) of the card in view, through the window."""
+    assert profile.window is not None
+    card = straighten(frame, profile.window)
+    ink, _, fine, unknown = describe_ink(card)
+    return fine, unknown, ink_colour(describe(card)[0], ink)
+
+
+@pytest.mark.parametrize("cards", [ACES, THREES], ids=["aces", "threes"])
+def test_the_pips_shapes_and_colour_pick_the_suit_of_a_rank(
+        dev_pip_only_profile: DeckProfile, cards: list[Card]) -> None:
+    candidates = _candidates(dev_pip_only_profile, cards)
+    for k, frame in enumerate(stills(DEV_DECK, cards, seed=41, pip_only=True, same_rig_as=5)):
+        fine, unknown, colour = _view(dev_pip_only_profile, frame)
+        assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == k, cards[k]
+
+
+def test_hidden_pips_decide_no_suit(dev_pip_only_profile: DeckProfile) -> None:
+    """Glare clipping the whole face white hides the shapes: spades and clubs (one colour)
+    stay undecided rather than guessed."""
+    black = [Card.parse("AS"), Card.parse("AC")]
+    frame = stills(DEV_DECK, black[:1], seed=43, pip_only=True, same_rig_as=5)[0]
+    fine, unknown, colour = _view(dev_pip_only_profile, frame)
+    candidates = _candidates(dev_pip_only_profile, black)
+    assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == 0
+    hidden = np.ones_like(unknown)
+    assert suit_tournament(fine, hidden, colour, candidates, 0.2, 0.5, 0.3) is None
+
+
+def test_ink_hidden_by_glare_has_no_colour(dev_pip_only_profile: DeckProfile) -> None:
+    """A red ace whose pip glare clipped white shows no ink, which ink_colour calls black:
+    that must not rule out the red ace."""
+    reds_and_black = [Card.parse("AH"), Card.parse("AS")]
+    frame = stills(DEV_DECK, reds_and_black[:1], seed=43, pip_only=True, same_rig_as=5)[0]
+    fine, unknown, colour = _view(dev_pip_only_profile, frame)
+    candidates = _candidates(dev_pip_only_profile, reds_and_black)
+    assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == 0
+    clipped = np.zeros_like(fine)
+    no_ink = ink_colour(np.zeros((50, 36, 3), np.float32), np.zeros((50, 36), np.float32))
+    assert suit_tournament(clipped, np.ones_like(unknown), no_ink, candidates,
+                           0.2, 0.5, 0.3) is None
+
+
+def test_red_and_black_inks_are_colours_apart(dev_pip_only_profile: DeckProfile) -> None:
+    colours = {c: ink_colour(dev_pip_only_profile.whole[i], dev_pip_only_profile.ink[i])
+               for i, c in enumerate(FULL_DECK)}
+    assert colour_distance(colours[Card.parse("5H")], colours[Card.parse("5S")]) > 0.4
+    assert colour_distance(colours[Card.parse("5H")], colours[Card.parse("5D")]) < 0.1
+    red, black = colours[Card.parse("5H")], colours[Card.parse("5C")]
+    assert colour_verdict(red, red, black) == 1.0
+    assert colour_verdict(black, red, black) == -1.0
+
+
+def test_reads_pip_only_aces_and_threes_surely(dev_pip_only_profile: DeckProfile) -> None:
+    """An ace's suit is one pip's shape; the whole face's correlation alone left aces
+    unsure (or surely wrong)."""
+    reader = ProfileReader(dev_pip_only_profile)
+    cards = ACES + THREES
+    readings = [reader.read(f) for f in stills(DEV_DECK, cards, seed=47, pip_only=True,
+                                               same_rig_as=5)]
+    sure = [(r.card, c) for r, c in zip(readings, cards, strict=True) if r.is_sure]
+    assert all(card == truth for card, truth in sure), sure
+    assert len(sure) >= len(cards) - 1
+    assert all(r.rank_confidence > 0.9 for r, c in zip(readings, cards, strict=True)
+               if c.rank == Rank.ACE)

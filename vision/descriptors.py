@@ -1,0 +1,84 @@
+"""The deck profile's descriptors of a straightened card: small white-balanced images of
+its whole face and its index corner (compared by correlation), and its ink maps
+(vision.pairwise) on the face's grid and at half the card's resolution."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.locate import CARD_H, CARD_W
+from vision.pairwise import fine_ink_map
+from vision.reader import CORNER_H, CORNER_W
+
+__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "middles",
+           "shifted_views", "unit"]
+
+#: Descriptor sizes (width, height): the whole face, and the index corner.
+WHOLE = (36, 50)
+CORNER = (18, 30)
+#: The fine ink maps' shape (height, width): half the face's (vision.pairwise.fine_ink_map).
+FINE = ((CARD_H - 8) // 2, (CARD_W - 12) // 2)
+#: How far (descriptor pixels) the card may lie from where it lay while learning.
+SHIFT = 2
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """Zero-mean, unit-length rows: similarity by dot product, blind to light level."""
+    v = vectors.astype(np.float32)
+    v = v - v.mean(axis=-1, keepdims=True)
+    norm = np.linalg.norm(v, axis=-1, keepdims=True)
+    out: np.ndarray = v / np.maximum(norm, 1e-6)
+    return out
+
+
+def _print_only(image: np.ndarray) -> np.ndarray:
+    """The print on the card, without the light: white-balanced, glare clipped to white,
+    and the slow shading across the card (uneven light, a broad glare) taken away."""
+    flat = image.reshape(-1, 3).astype(np.float32)
+    white = np.percentile(flat, 90, axis=0)
+    balanced = np.clip(flat / np.maximum(white, 24.0), 0.0, 1.0).reshape(image.shape)
+    shading = cv2.GaussianBlur(balanced, (0, 0), image.shape[1] / 6)
+    out: np.ndarray = balanced - shading
+    return out
+
+
+def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whole-face, corner) descriptor images (float32, H x W x 3) of a straightened card."""
+    whole = cv2.resize(_face(card), WHOLE, interpolation=cv2.INTER_AREA)
+    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
+    corner = cv2.resize(card[:ch, :cw], CORNER, interpolation=cv2.INTER_AREA)
+    return _print_only(whole), _print_only(corner)
+
+
+def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(ink, unknown) maps (float32, 0..1) of a straightened card's face on the grid of its
+    whole-face descriptor, then the same at half the card's resolution
+    (vision.pairwise.fine_ink_map): (ink, unknown, fine ink, fine unknown)."""
+    fine, hidden = fine_ink_map(_face(card))
+    return (cv2.resize(fine, WHOLE, interpolation=cv2.INTER_AREA),
+            cv2.resize(hidden, WHOLE, interpolation=cv2.INTER_AREA), fine, hidden)
+
+
+def _face(card: np.ndarray) -> np.ndarray:
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    # Leave out a margin: the lips and the outline's error live there.
+    return card[4:CARD_H - 4, 6:CARD_W - 6]
+
+
+def shifted_views(image: np.ndarray) -> np.ndarray:
+    """Unit rows: the image's middle (a border of SHIFT cut off) at every shift of up to
+    SHIFT pixels; the outline found in the box is never exactly where it was while
+    learning, so each card is compared at its best alignment."""
+    s = SHIFT
+    h, w = image.shape[:2]
+    views = [image[dy:dy + h - 2 * s, dx:dx + w - 2 * s].ravel()
+             for dy in range(2 * s + 1) for dx in range(2 * s + 1)]
+    return unit(np.stack(views))
+
+
+def middles(templates: np.ndarray) -> np.ndarray:
+    """Unit rows: each template's middle, to compare with :func:`shifted_views`."""
+    s = SHIFT
+    return unit(templates[:, s:-s, s:-s].reshape(len(templates), -1))

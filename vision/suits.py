@@ -1,0 +1,145 @@
+"""Telling cards of one rank apart: by their ink's colour, or by the shapes of their pips at
+half the card's resolution.
+
+Cards of one rank lay out their pips alike: only the pips' shapes (a spade's point against a
+club's leaves, a heart's notch against a diamond's corners) tell their suits apart, and on
+the profile's whole-face descriptor (36 x 50) a pip is a few pixels wide, so that
+correlation weighs a suit little and glare or blur can outweigh it. Here each candidate's
+learned ink (vision.pairwise.fine_ink_map, some 12 pixels a pip) is aligned with the view's
+and compared with it only where the candidates differ, and only where the camera could see:
+glare clipped white decides nothing. Cards of two colours are told by the colour of the ink
+in view instead (a heart turned half round is nearly a spade without its stem).
+
+>>> suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3)   # doctest: +SKIP
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.pairwise import colour_distance
+
+__all__ = ["Aligned", "Candidate", "align", "colour_verdict", "shape_verdict",
+           "suit_tournament"]
+
+#: How far (half-resolution pixels) a learned map may lie from the view: the descriptors'
+#: shift of up to two pixels is some five here.
+_SEARCH = 6
+#: Where two candidates' softened inks differ by this much (of full ink) or more, they
+#: differ (a single learning frame's noise is some 0.1).
+_DIFFERS = 0.25
+#: The candidates and the view are blurred this much (pixels) before comparing: the view is
+#: never as sharp as the learning pass, nor aligned to the pixel.
+_SOFTEN = 1.0
+#: The share of the candidates' difference that must be seen for the shapes to decide, and
+#: the share of their ink the view must show for its colour to decide (ink clipped white by
+#: glare has no colour: a red ace under glare must not pass for a black one).
+_SEEN_ENOUGH = 0.5
+#: Ink this dark counts for its colour (as vision.pairwise.ink_colour).
+_INKED = 0.4
+_NEAR = np.ones((3, 3), np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class Aligned:
+    """A learned fine ink map over the view's upright one: ``ink`` where it lies over the
+    view (softened by _SOFTEN), ``cover`` where it covers the view at all."""
+
+    ink: np.ndarray
+    cover: np.ndarray
+
+
+def align(view: np.ndarray, learned: np.ndarray) -> Aligned:
+    """A learned fine ink map (its middle, _SEARCH cut off) where and whichever way up it
+    best matches the view's. Each candidate finds its own way up: a card with one pip in
+    the middle looks alike both ways on the whole face, and the way up matters to a pip's
+    shape (a heart turned half round is nearly a spade without its stem)."""
+    h, w = learned.shape
+    b = _SEARCH
+    middle = np.ascontiguousarray(learned[b:h - b, b:w - b])
+    best: tuple[float, int, int, bool] = (-np.inf, 0, 0, False)
+    for turned in (False, True):
+        target = np.ascontiguousarray(view[::-1, ::-1]) if turned else view
+        result = cv2.matchTemplate(target, middle, cv2.TM_CCOEFF_NORMED)
+        _, score, _, (x, y) = cv2.minMaxLoc(result)
+        if score > best[0]:
+            best = (score, x, y, turned)
+    _, x, y, turned = best
+    ink = np.zeros((h, w), np.float32)
+    cover = np.zeros((h, w), np.float32)
+    ink[y:y + h - 2 * b, x:x + w - 2 * b] = middle
+    cover[y:y + h - 2 * b, x:x + w - 2 * b] = 1.0
+    if turned:
+        ink, cover = ink[::-1, ::-1], cover[::-1, ::-1]
+    return Aligned(cv2.GaussianBlur(ink, (0, 0), _SOFTEN), cover)
+
+
+def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned
+                  ) -> tuple[float, float]:
+    """(evidence, visible): how much better the view's ink fits ``a`` than ``b`` where they
+    differ (+1: only ``a`` fits, -1: only ``b``), and the share of that place seen."""
+    soft = [a.ink, b.ink]
+    near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
+    both = a.cover * b.cover
+    seen = both * (unknown < 0.5)
+    differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
+    place = differ.astype(np.float32) * both
+    total = float(place.sum())
+    if total <= 0:
+        return 0.0, 0.0
+    where = place * seen
+    visible = float(where.sum()) / total
+    errors = []
+    for t in soft:
+        # Each candidate at the view's contrast (glare and blur change the ink's depth),
+        # judged on all the ink seen, so the difference alone cannot fit it.
+        gain = float((near * t * seen).sum()) / max(float((t * t * seen).sum()), 1e-9)
+        errors.append(float((((near - np.clip(gain, 0.3, 2.0) * t) ** 2) * where).sum()))
+    return (errors[1] - errors[0]) / max(errors[0] + errors[1], 1e-9), visible
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A card of the rank in view: its learned fine ink map, and its ink's colour
+    (vision.pairwise.ink_colour)."""
+
+    fine: np.ndarray
+    colour: np.ndarray
+
+
+def colour_verdict(view: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """How much nearer the view's ink colour is to ``a``'s than to ``b``'s, by their
+    distance (+1: at ``a``, -1: at ``b``)."""
+    return float(np.clip((colour_distance(view, b) - colour_distance(view, a))
+                         / max(colour_distance(a, b), 1e-6), -1.0, 1.0))
+
+
+def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
+                    candidates: list[Candidate], evidence: float, colour_evidence: float,
+                    colours_apart: float) -> int | None:
+    """The candidate (index) the view prefers to every other one, or None: to one of another
+    colour (inks at least ``colours_apart`` in redness) by its ink's colour, by at least
+    ``colour_evidence``; to one of its colour by the pips' shapes, by at least
+    ``evidence``, with enough of their difference seen. (A heart turned half round is
+    nearly a spade without its stem: shapes alone do not tell the colours apart.)"""
+    placed = [align(view, c.fine) for c in candidates]
+    inked = float((view > _INKED).sum())
+
+    def prefers(i: int, j: int) -> bool:
+        a, b = candidates[i], candidates[j]
+        if colour_distance(a.colour, b.colour) >= colours_apart:
+            least = min(float((c.fine > _INKED).sum()) for c in (a, b))
+            return (inked >= _SEEN_ENOUGH * least
+                    and colour_verdict(colour, a.colour, b.colour) >= colour_evidence)
+        score, visible = shape_verdict(view, unknown, placed[i], placed[j])
+        return score >= evidence and visible >= _SEEN_ENOUGH
+
+    n = len(candidates)
+    for i in range(n):
+        if all(prefers(i, j) for j in range(n) if j != i):
+            return i
+    return None
