@@ -77,16 +77,7 @@ DEFAULT_TEMPERATURE = 0.005
 _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
-#: Same-rank rivals within _CLOSE are told apart (vision.suits) by the ink's colour when
-#: their inks are _COLOURS_APART or more apart (vision.pairwise.colour_distance), the view
-#: at least _COLOUR_EVIDENCE nearer one, else by their pips' shapes, by _SHAPE_EVIDENCE;
-#: or the suit is capped. Fitted on 6 240 frames of the 20 pip-only dev decks (seeds 5, 11,
-#: 13, normal and hard): the truth's worst evidence against a close rival was +0.01
-#: (shapes) and +0.32 (colour); red and black inks lay 0.41-0.65 apart, a four-colour
-#: deck's spades and clubs (two dark inks) 0.27.
-_SHAPE_EVIDENCE = 0.2
-_COLOUR_EVIDENCE = 0.5
-_COLOURS_APART = 0.3
+#: Same-rank rivals within _CLOSE are told apart by vision.suits, or the suit is capped.
 
 
 def effective_temperature(temperature: float, best: float) -> float:
@@ -359,7 +350,7 @@ class ProfileReader:
         ink, unknown = seen.ink()[2:]
         candidates = [Candidate(self.profile.fine[c], self._colours[c]) for c in close]
         winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
-                                 candidates, _SHAPE_EVIDENCE, _COLOUR_EVIDENCE, _COLOURS_APART)
+                                 candidates)
         if winner is None:
             return capped(self._match(scores, card), rank=False, suit=True)
         out = scores.copy()

@@ -51,7 +51,7 @@ def test_the_pips_shapes_and_colour_pick_the_suit_of_a_rank(
     candidates = _candidates(dev_pip_only_profile, cards)
     for k, frame in enumerate(stills(DEV_DECK, cards, seed=41, pip_only=True, same_rig_as=5)):
         fine, unknown, colour = _view(dev_pip_only_profile, frame)
-        assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == k, cards[k]
+        assert suit_tournament(fine, unknown, colour, candidates) == k, cards[k]
 
 
 def test_hidden_pips_decide_no_suit(dev_pip_only_profile: DeckProfile) -> None:
@@ -61,9 +61,9 @@ def test_hidden_pips_decide_no_suit(dev_pip_only_profile: DeckProfile) -> None:
     frame = stills(DEV_DECK, black[:1], seed=43, pip_only=True, same_rig_as=5)[0]
     fine, unknown, colour = _view(dev_pip_only_profile, frame)
     candidates = _candidates(dev_pip_only_profile, black)
-    assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == 0
+    assert suit_tournament(fine, unknown, colour, candidates) == 0
     hidden = np.ones_like(unknown)
-    assert suit_tournament(fine, hidden, colour, candidates, 0.2, 0.5, 0.3) is None
+    assert suit_tournament(fine, hidden, colour, candidates) is None
 
 
 def test_ink_hidden_by_glare_has_no_colour(dev_pip_only_profile: DeckProfile) -> None:
@@ -73,11 +73,10 @@ def test_ink_hidden_by_glare_has_no_colour(dev_pip_only_profile: DeckProfile) ->
     frame = stills(DEV_DECK, reds_and_black[:1], seed=43, pip_only=True, same_rig_as=5)[0]
     fine, unknown, colour = _view(dev_pip_only_profile, frame)
     candidates = _candidates(dev_pip_only_profile, reds_and_black)
-    assert suit_tournament(fine, unknown, colour, candidates, 0.2, 0.5, 0.3) == 0
+    assert suit_tournament(fine, unknown, colour, candidates) == 0
     clipped = np.zeros_like(fine)
     no_ink = ink_colour(np.zeros((50, 36, 3), np.float32), np.zeros((50, 36), np.float32))
-    assert suit_tournament(clipped, np.ones_like(unknown), no_ink, candidates,
-                           0.2, 0.5, 0.3) is None
+    assert suit_tournament(clipped, np.ones_like(unknown), no_ink, candidates) is None
 
 
 def test_red_and_black_inks_are_colours_apart(dev_pip_only_profile: DeckProfile) -> None:
