@@ -20,7 +20,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink, unit
 from vision.locate import CardQuad, locate, quad_from_corners, straighten
-from vision.profile import DeckProfile, _from_fraction, _to_fraction, stored_fine
+from vision.profile import DeckProfile, stored_fine, stored_ink
 from vision.profile_checks import OVERRULES
 from vision.reader import CornerReader, ModelError
 
@@ -109,7 +109,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         whole[index[card]], corner[index[card]] = w, k
         # As the file will keep it (vision.profile: a few levels of ink).
         inks = [describe_ink(c) for c in cards]
-        ink[index[card]] = _from_fraction(_to_fraction(np.mean([i[0] for i in inks], axis=0)))
+        ink[index[card]] = stored_ink(np.mean([i[0] for i in inks], axis=0))
         fine[index[card]] = stored_fine(np.mean([i[2] for i in inks], axis=0))
         learned[index[card]] = True
     if whole.shape[1] == 0:

@@ -53,6 +53,7 @@ __all__ = [
     "describe_ink",
     "effective_temperature",
     "stored_fine",
+    "stored_ink",
 ]
 
 FORMAT = "faro-shoe deck profile"
@@ -114,6 +115,11 @@ def _from_fraction(stored: np.ndarray, levels: int = _INK_LEVELS) -> np.ndarray:
         raise ValueError("ink maps not stored as uint8 levels")
     out: np.ndarray = stored.astype(np.float32) / levels
     return out
+
+
+def stored_ink(ink: np.ndarray) -> np.ndarray:
+    """Ink maps as the profile's file keeps them (learning uses what reading will)."""
+    return _from_fraction(_to_fraction(ink))
 
 
 def stored_fine(fine: np.ndarray) -> np.ndarray:
