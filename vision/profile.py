@@ -75,10 +75,10 @@ DEFAULT_TEMPERATURE = 0.005
 #: The pairwise check (vision.pairwise): rivals of another rank within _CLOSE of the best
 #: similarity (at most _RIVALS of them) are ruled out by the ink where they differ, by at
 #: least _EVIDENCE (fitted on dev decks), or the confidence is capped (profile_checks.CAP).
+#: Rivals of the same rank within _CLOSE are told apart by vision.suits, or the suit is.
 _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
-#: Same-rank rivals within _CLOSE are told apart by vision.suits, or the suit is capped.
 
 
 def effective_temperature(temperature: float, best: float) -> float:
