@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
-           "ink_map", "place", "tournament"]
+           "place", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -58,14 +58,6 @@ class Verdict:
 
     evidence: float
     visible: float
-
-
-def ink_map(inner: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(ink 0..1, unknown 0..1) per cell of a ``size`` (width, height) grid over a card's
-    face: :func:`fine_ink_map` averaged over the grid's cells."""
-    ink, hidden = fine_ink_map(inner)
-    return (cv2.resize(ink, size, interpolation=cv2.INTER_AREA),
-            cv2.resize(hidden, size, interpolation=cv2.INTER_AREA))
 
 
 def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
