@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Suit
-from vision.locate import CARD_H, CARD_W
+from vision.locate import corners
 from vision.notches import DARK, ink_levels, notch_depths
 
 __all__ = ["corner_black_suit", "glyph_notch", "index_corners", "suit_glyph"]
@@ -43,12 +43,8 @@ _CLUB_ABOVE, _STRONG_CLUB = 0.12, 0.20
 
 
 def index_corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The top-left corner and the bottom-right one turned half round: each shows its
-    index the right way up, whichever way the card lies."""
-    if card.shape[:2] != (CARD_H, CARD_W):
-        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    w, h = round(_CORNER_W * CARD_W), round(_CORNER_H * CARD_H)
-    return card[:h, :w], np.ascontiguousarray(card[CARD_H - h:, CARD_W - w:][::-1, ::-1])
+    """The corners searched for the index (:func:`vision.locate.corners`)."""
+    return corners(card, _CORNER_W, _CORNER_H)
 
 
 def corner_black_suit(card: np.ndarray) -> Suit | None:

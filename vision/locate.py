@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["CARD_H", "CARD_W", "CardQuad", "locate", "quad_from_corners", "straighten"]
+__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "locate", "quad_from_corners",
+           "straighten"]
 
 #: The straightened card's size in pixels (a poker card is 63 x 88 mm).
 CARD_W = 180
@@ -353,3 +354,13 @@ def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
     return cv2.warpPerspective(
         frame, matrix, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def corners(card: np.ndarray, width: float, height: float) -> tuple[np.ndarray, np.ndarray]:
+    """The top-left corner of a straightened card and its bottom-right one turned half round,
+    each ``width`` x ``height`` (shares of the card): both show an index the right way up,
+    whichever way the card lies."""
+    if card.shape[:2] != (CARD_H, CARD_W):
+        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
+    w, h = round(width * CARD_W), round(height * CARD_H)
+    return card[:h, :w], np.ascontiguousarray(card[CARD_H - h:, CARD_W - w:][::-1, ::-1])

@@ -26,7 +26,7 @@ import numpy as np
 
 from shoe.cards import Card, FaroError, Rank, Suit
 from vision.crosscheck import check
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import corners, locate, straighten
 from vision.reading import Reading
 
 if TYPE_CHECKING:
@@ -83,12 +83,7 @@ def corner_patches(card: np.ndarray) -> np.ndarray:
 
     Row 0 is the top-left corner; row 1 the bottom-right corner turned half round.
     """
-    if card.shape[:2] != (CARD_H, CARD_W):
-        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
-    top_left = card[:ch, :cw]
-    bottom_right = card[CARD_H - ch:, CARD_W - cw:][::-1, ::-1]
-    return np.stack([normalise_patch(top_left), normalise_patch(bottom_right)])
+    return np.stack([normalise_patch(c) for c in corners(card, CORNER_W, CORNER_H)])
 
 
 def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
