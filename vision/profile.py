@@ -338,10 +338,7 @@ class ProfileReader:
             reading = self._match(s)
             return capped(reading, rank=True,
                            suit=any(FULL_DECK[c].suit != FULL_DECK[top].suit for c in rivals))
-        # The rivals it beat are out; the rest of the deck keeps its similarities.
-        out = s.copy()
-        out[[c for c in close if c != close[winner]]] = -np.inf
-        return self._suit(seen, out, close[winner])
+        return self._suit(seen, _beaten_out(s, close, winner), close[winner])
 
     def _suit(self, seen: _Seen, scores: np.ndarray, card: int) -> Reading:
         """The reading of ``card``'s rank, its suit told from its close same-rank rivals by
@@ -359,9 +356,7 @@ class ProfileReader:
                                  candidates)
         if winner is None:
             return capped(self._match(scores, card), rank=False, suit=True)
-        out = scores.copy()
-        out[[c for c in close if c != close[winner]]] = -np.inf
-        return self._match(out, close[winner])
+        return self._match(_beaten_out(scores, close, winner), close[winner])
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""
@@ -377,6 +372,14 @@ class ProfileReader:
         rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
         suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
         return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
+
+
+def _beaten_out(scores: np.ndarray, close: list[int], winner: int) -> np.ndarray:
+    """The similarities with the rivals that ``close[winner]`` beat left out of the softmax;
+    the rest of the deck keeps its own."""
+    out = scores.copy()
+    out[[c for c in close if c != close[winner]]] = -np.inf
+    return out
 
 
 @dataclass(slots=True)
