@@ -25,15 +25,18 @@ ensure_venv() {
 }
 
 ensure_card_decks() {
-    # The vision tests render real card designs: Debian's aisleriot decks, with rsvg-convert.
-    if [ -d /usr/share/aisleriot/cards ] && command -v rsvg-convert >/dev/null; then
+    # The vision tests render real card designs with rsvg-convert: Debian's aisleriot decks,
+    # and KDE's (the reader's blind decks, vision/kdecards.py).
+    if [ -d /usr/share/aisleriot/cards ] && [ -d /usr/share/carddecks ] \
+        && command -v rsvg-convert >/dev/null; then
         return
     fi
-    echo "dev.sh: installing gnome-cards-data and librsvg2-bin..." >&2
+    echo "dev.sh: installing gnome-cards-data, kdegames-card-data-kf5 and librsvg2-bin..." >&2
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gnome-cards-data librsvg2-bin
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+        gnome-cards-data kdegames-card-data-kf5 librsvg2-bin
 }
 
 case "${1:-}" in

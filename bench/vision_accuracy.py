@@ -1,4 +1,5 @@
-"""Reader accuracy and speed over simulated camera frames, per deck (held-out decks marked).
+"""Reader accuracy and speed over simulated camera frames, per deck (held-out and blind decks
+marked; blind decks come from kdegames-card-data-kf5, see vision.kdecards).
 
 For each French-suited aisleriot deck: frames of random cards through the camera simulator
 (vision.simulator, RIG.md's full range of conditions with --difficulty hard), read
@@ -158,12 +159,13 @@ def main() -> None:
         decks = [d for d in decks if d in corpus.HELD_OUT_DECKS or d in ("anglo", "paris")]
     zero_shot = CornerReader()
     sections: dict[str, list[str]] = {"zero": [], "profile": []}
-    totals = {k: Tally() for k in ("zero dev", "zero held-out", "profile dev",
-                                   "profile held-out", "pip-only dev", "pip-only held-out")}
+    totals = {f"{mode} {group}": Tally() for mode in ("zero", "profile", "pip-only")
+              for group in ("dev", "held-out", "blind")}
     for deck in decks:
         info = corpus.deck_info(deck)
         held = deck in corpus.HELD_OUT_DECKS
-        label = f"{deck}{' **(held-out)**' if held else ''}"
+        group = "held-out" if held else "blind" if deck in corpus.BLIND_DECKS else "dev"
+        label = f"{deck}{'' if group == 'dev' else f' **({group})**'}"
         faces = corpus.render_deck(deck, 350, alpha=True)
 
         def rng_for(mode: str, deck: str = deck) -> np.random.Generator:
@@ -177,7 +179,7 @@ def main() -> None:
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
                           misses=misses("zero"))
             sections["zero"].append(t.row(label))
-            totals["zero held-out" if held else "zero dev"].merge(t)
+            totals[f"zero {group}"].merge(t)
         elif "zero" in args.modes:
             sections["zero"].append(f"| {deck} ({info.index_style} indices: not zero-shot) "
                                     "| | | | | | | | |")
@@ -188,7 +190,7 @@ def main() -> None:
                           misses("profile"))
             notes = f" ({problems} learn notes)" if problems else ""
             sections["profile"].append(t.row(f"{label}{notes}"))
-            totals["profile held-out" if held else "profile dev"].merge(t)
+            totals[f"profile {group}"].merge(t)
         if "pip-only" in args.modes and (held or args.pip_only_dev):
             rng = rng_for("pip-only")
             pips = paint_out_deck(faces)

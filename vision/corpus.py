@@ -33,8 +33,10 @@ import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError, InvalidCardError, Suit
+from vision import kdecards
 
 __all__ = [
+    "BLIND_DECKS",
     "DEV_DECKS",
     "HELD_OUT_DECKS",
     "THEME_DIR",
@@ -53,7 +55,7 @@ __all__ = [
 
 THEME_DIR = Path("/usr/share/aisleriot/cards")
 
-IndexStyle = Literal["standard", "foreign", "partial"]
+IndexStyle = Literal["standard", "foreign", "partial", "split"]
 
 
 class CorpusUnavailableError(FaroError):
@@ -74,7 +76,7 @@ class DeckInfo:
 
     ``index_style``: ``standard`` (A K Q J 10–2 on every card), ``foreign`` (other letters
     on the court cards or the ace, e.g. B/D/K, V/D/R, Cyrillic), ``partial`` (court cards
-    without corner indices).
+    without corner indices), ``split`` (the rank in one top corner, the suit in the other).
     """
 
     name: str
@@ -123,6 +125,17 @@ _SURVEY: dict[str, DeckInfo] = {
         DeckInfo("tarocco", "foreign", True, "F D R (Italian)"),
         DeckInfo("tigullio", "standard", True),
         DeckInfo("Атласные", "foreign", True, "Cyrillic Т В Д К; twin of atlasnye"),
+        # Blind decks (vision.kdecards), surveyed by eye from renders of
+        # kdegames-card-data-kf5 22.12.
+        DeckInfo("kde-ancient-egyptians", "standard", True,
+                 "cream card; the lower index is not turned round"),
+        DeckInfo("kde-jolly-royal", "standard", True,
+                 "grey gradient; court cards show a big letter"),
+        DeckInfo("kde-oxygen", "split", True, "dark grey and dark red cards"),
+        DeckInfo("kde-oxygen-air", "split", True, "grey card, silhouette court cards"),
+        DeckInfo("kde-oxygen-white", "split", True, "white card, silhouette court cards"),
+        DeckInfo("kde-penguins", "standard", True, "black border; penguin court cards"),
+        DeckInfo("kde-standard", "standard", True, "pixel-drawn court cards"),
     )
 }
 
@@ -132,10 +145,15 @@ _SURVEY: dict[str, DeckInfo] = {
 HELD_OUT_DECKS: tuple[str, ...] = (
     "anglo_poker", "plastic", "simplistic", "tigullio", "slavic_costumes")
 
+#: Decks from another package (kdegames-card-data-kf5, :mod:`vision.kdecards`), never
+#: used to tune the reader and first measured only after it was built; optional.
+BLIND_DECKS: tuple[str, ...] = tuple(n for n in _SURVEY if n.startswith(kdecards.PREFIX))
+
 #: The French-suited decks the reader may be tuned on.
 DEV_DECKS: tuple[str, ...] = tuple(
     sorted(
-        (n for n, d in _SURVEY.items() if d.suits_french and n not in HELD_OUT_DECKS),
+        (n for n, d in _SURVEY.items()
+         if d.suits_french and n not in HELD_OUT_DECKS and n not in BLIND_DECKS),
         key=str.casefold,
     )
 )
@@ -173,6 +191,13 @@ def _rsvg() -> str:
 def _theme_path(deck: str) -> Path:
     if not deck or "/" in deck or deck.startswith("."):
         raise UnknownDeckError(f"not a deck name: {deck!r}")
+    if deck in BLIND_DECKS:
+        found = kdecards.theme_file(deck)
+        if found is None:
+            raise CorpusUnavailableError(
+                f"no {deck} in {kdecards.KDE_DIR}: install the Debian package "
+                "kdegames-card-data-kf5")
+        return found
     if not THEME_DIR.is_dir():
         raise CorpusUnavailableError(
             f"no card themes in {THEME_DIR}: install the Debian package gnome-cards-data")
@@ -188,7 +213,9 @@ def _theme_path(deck: str) -> Path:
 def _installed_names() -> list[str]:
     if not THEME_DIR.is_dir():
         return []
-    return [p.name.split(".")[0] for p in THEME_DIR.iterdir() if p.suffix in (".svgz", ".svg")]
+    blind = [n for n in BLIND_DECKS if kdecards.theme_file(n) is not None]
+    return [p.name.split(".")[0] for p in THEME_DIR.iterdir()
+            if p.suffix in (".svgz", ".svg")] + blind
 
 
 def deck_info(deck: str) -> DeckInfo:
@@ -247,6 +274,12 @@ def render_card(deck: str, card: Card, height: int = 350, *, alpha: bool = False
 
 def _render_to_cache(deck: str, height: int, paths: Mapping[Card, Path]) -> None:
     source = _theme_path(deck)
+    if deck in BLIND_DECKS:
+        try:
+            kdecards.render_cards(source, paths, height, _rsvg())
+        except ValueError as exc:
+            raise CorpusUnavailableError(str(exc)) from exc
+        return
     text = _svg_text(source)
     missing = [c for c in FULL_DECK if f'id="{card_element_id(c)}"' not in text]
     if missing:

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card
-from vision import corpus
+from vision import corpus, kdecards
 from vision.corpus import (
+    BLIND_DECKS,
     DEV_DECKS,
     HELD_OUT_DECKS,
     DeckDirError,
@@ -46,6 +47,35 @@ def test_split_is_disjoint_and_covers_standard_and_foreign_decks() -> None:
     assert set(PIP_ONLY_DECKS) <= set(installed)
     assert {d.name for d in installed.values() if d.four_colour} == {
         "anglo_modern_4_color", "neoclassical_4_color", "atlasnye_skat"}
+
+
+def test_blind_decks_come_from_kde_and_are_in_neither_split() -> None:
+    installed = {d.name for d in list_decks()}
+    assert set(BLIND_DECKS) <= installed
+    assert not set(BLIND_DECKS) & (set(DEV_DECKS) | set(HELD_OUT_DECKS))
+    assert len(BLIND_DECKS) >= 5
+
+
+def test_blind_deck_renders_each_card_from_its_own_element(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    queen = render_card("kde-standard", Card.parse("QH"), height=120)
+    ten = render_card("kde-standard", Card.parse("10C"), height=120)
+    assert queen.shape[0] == ten.shape[0] == 120
+    assert 0.6 < queen.shape[1] / 120 < 0.8
+    # The queen of hearts has red ink; the ten of clubs none.
+    assert _red_fraction(queen) > 0.02
+    assert _red_fraction(ten) < 0.001
+
+
+def test_missing_blind_decks_name_the_debian_package(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr(kdecards, "KDE_DIR", tmp_path / "none")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert not set(BLIND_DECKS) & {d.name for d in list_decks()}
+    with pytest.raises(corpus.CorpusUnavailableError, match="kdegames-card-data-kf5"):
+        render_deck("kde-standard", 64)
 
 
 def test_list_decks_holds_only_french_suited_decks_unless_asked() -> None:
