@@ -4,6 +4,7 @@
     .venv/bin/python bench/video_deals.py             # 8 deals of 52 cards
     .venv/bin/python bench/video_deals.py --quick     # 4 deals of 16 cards
     .venv/bin/python bench/video_deals.py --learned   # each deck learned first, then read
+    .venv/bin/python bench/video_deals.py --blind     # the blind decks (vision.kdecards)
 
 Each deal is a seeded shuffle of a dev or a held-out deck, dealt by the camera-in-box
 simulator (RIG.md's conditions, "normal" and "hard" sessions) by a fast or a slow dealer,
@@ -44,9 +45,9 @@ from shoe.commands.read import (
     read_video,
 )
 from shoe.settings import Settings
-from vision.corpus import DEV_DECKS, HELD_OUT_DECKS, render_deck
+from vision.corpus import BLIND_DECKS, DEV_DECKS, HELD_OUT_DECKS, deck_info, render_deck
 from vision.exposures import ExposureTracker, iter_rests
-from vision.learn import learn_profile
+from vision.learn import DarkDeckError, learn_profile
 from vision.scene import SceneParams
 from vision.simulator import CardTruth, DealTiming, SimulatedShoe, write_video
 
@@ -85,13 +86,14 @@ class Outcome:
     wrong_detail: tuple[str, ...]
 
 
-def plans(count: int, seed: int) -> list[Plan]:
-    """Dev and held-out decks in turn; every mix of dealer pace and beam."""
+def plans(count: int, seed: int, blind: tuple[str, ...] = ()) -> list[Plan]:
+    """Dev and held-out decks in turn, or only the ``blind`` ones; every mix of dealer pace
+    and beam."""
     out = []
     for i in range(count):
-        held_out = i % 2 == 1
-        decks = HELD_OUT_DECKS if held_out else DEV_DECKS
-        deck = decks[(seed + i // 2) % len(decks)]
+        held_out = bool(blind) or i % 2 == 1
+        decks = blind or (HELD_OUT_DECKS if held_out else DEV_DECKS)
+        deck = decks[(seed + (i if blind else i // 2)) % len(decks)]
         fast, beam = [(True, False), (False, True), (True, True), (False, False)][i % 4]
         difficulty = "hard" if i % 3 == 2 else "normal"
         out.append(Plan(i, deck, held_out, fast, beam, difficulty, seed * 1000 + i))
@@ -233,6 +235,9 @@ def main() -> int:
     parser.add_argument("--learned", action="store_true",
                         help="learn each deck first from a simulated pass, and read with "
                              "its profile (default: the zero-shot reader)")
+    parser.add_argument("--blind", action="store_true",
+                        help="deal only the blind decks (kdegames-card-data-kf5; zero-shot: "
+                             "those with standard indices)")
     parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
     args = parser.parse_args()
     deals = args.deals or (4 if args.quick else 8)
@@ -244,8 +249,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="faro-video-deals-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        for plan in plans(deals, args.seed):
-            outcome, video, beam_file, profile = run_deal(plan, n_cards, folder, args.learned)
+        # Zero-shot reads standard indices only.
+        blind = tuple(d for d in BLIND_DECKS if args.learned
+                      or deck_info(d).index_style == "standard") if args.blind else ()
+        for plan in plans(deals, args.seed, blind):
+            try:
+                outcome, video, beam_file, profile = run_deal(plan, n_cards, folder,
+                                                              args.learned)
+            except DarkDeckError as exc:
+                print(f"deal {plan.number} ({plan.deck}): not learned: {exc}", file=sys.stderr)
+                continue
             outcomes.append(outcome)
             first = first or (video, beam_file, profile)
             print(f"deal {plan.number}: {outcome.right} right, {outcome.flagged} flagged, "

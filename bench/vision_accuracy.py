@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shoe.cards import FULL_DECK, Card
 from vision import corpus
-from vision.learn import learn_profile
+from vision.learn import DarkDeckError, learn_profile
 from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
 from vision.reader import CornerReader
@@ -185,12 +185,17 @@ def main() -> None:
                                     "| | | | | | | | |")
         if "profile" in args.modes:
             rng = rng_for("profile")
-            reader, base, problems = _profile_reader(faces, rng)
-            t = _read_all(reader, faces, frames, rng, args.difficulty, base,
-                          misses("profile"))
-            notes = f" ({problems} learn notes)" if problems else ""
-            sections["profile"].append(t.row(f"{label}{notes}"))
-            totals[f"profile {group}"].merge(t)
+            try:
+                reader, base, problems = _profile_reader(faces, rng)
+            except DarkDeckError:
+                sections["profile"].append(f"| {label} (learning refused: dark faces) "
+                                           "| | | | | | | | |")
+            else:
+                t = _read_all(reader, faces, frames, rng, args.difficulty, base,
+                              misses("profile"))
+                notes = f" ({problems} learn notes)" if problems else ""
+                sections["profile"].append(t.row(f"{label}{notes}"))
+                totals[f"profile {group}"].merge(t)
         if "pip-only" in args.modes and (held or args.pip_only_dev):
             rng = rng_for("pip-only")
             pips = paint_out_deck(faces)

@@ -44,11 +44,20 @@ def _print_only(image: np.ndarray) -> np.ndarray:
 
 
 def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(whole-face, corner) descriptor images (float32, H x W x 3) of a straightened card."""
+    """(whole-face, corners) descriptor images (float32) of a straightened card: the face
+    (H x W x 3), and its top-left corner then its bottom-right one turned round (2 x h x w
+    x 3).
+
+    Both index corners, so that a card compares alike whichever way up it was learned and
+    is seen: a deck may print its rank at one end of a corner only (the suit top left, the
+    rank top right), and one corner alone then matches the cards learned the same way up
+    best, whatever their rank.
+    """
     whole = cv2.resize(_face(card), WHOLE, interpolation=cv2.INTER_AREA)
     cw, ch = round(CORNER_W * CARD_W), round(CORNER_H * CARD_H)
-    corner = cv2.resize(card[:ch, :cw], CORNER, interpolation=cv2.INTER_AREA)
-    return _print_only(whole), _print_only(corner)
+    corners = [cv2.resize(c[:ch, :cw], CORNER, interpolation=cv2.INTER_AREA)
+               for c in (card, card[::-1, ::-1])]
+    return _print_only(whole), np.stack([_print_only(c) for c in corners])
 
 
 def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
@@ -24,14 +25,24 @@ from vision.profile import DeckProfile, stored_fine, stored_ink
 from vision.profile_checks import OVERRULES
 from vision.reader import CornerReader, ModelError
 
-__all__ = ["LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
+__all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
 
 #: Two cards of one deck this alike cannot be told apart by their descriptors.
 _TOO_ALIKE = 0.985
+#: A card's face is dark when its median brightness is under this share of its bright
+#: print; a deck is dark when most of its faces are. Every aisleriot deck's median card is
+#: at 1.0 (its paper is the brightest and most of it), KDE's dark oxygen deck at 0.2.
+_DARK_FACE = 0.5
 
 
 class OrderError(FaroError, ValueError):
     """A card order that does not fit the pass: duplicates, or a count that disagrees."""
+
+
+class DarkDeckError(FaroError, ValueError):
+    """A deck printed light on dark card: the reader's descriptors take print for what is
+    darker than the card, and a profile of such a deck was surely wrong on a quarter of its
+    reads (a blind deck, kde-oxygen), so none is made."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +98,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     ink = np.zeros((52, 0), np.float32)
     fine = np.zeros((52, *FINE), np.float32)
     learned = np.zeros(52, bool)
+    dark: list[bool] = []
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
     for card, found, unplaced in located:
@@ -99,6 +111,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         # Every card through the same window, as the reader will see them: the same
         # outline for all, not each frame's own estimate of it.
         cards = [straighten(f, window) for f in (*found, *unplaced)]
+        dark.append(_is_dark(cards[0]))
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
         k = np.mean([d[1] for d in described], axis=0)
@@ -114,6 +127,10 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         learned[index[card]] = True
     if whole.shape[1] == 0:
         raise OrderError("no card could be found in any frame: nothing to learn")
+    if sum(dark) > len(dark) / 2:
+        raise DarkDeckError(
+            f"{sum(dark)} of {len(dark)} cards have dark faces with light print: faro-shoe "
+            "reads print darker than the card, and cannot learn this deck")
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
@@ -121,6 +138,12 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
                           index_check=_indices_read_right(located))
     problems.extend(_confusions(profile))
     return LearnOutcome(profile, tuple(problems))
+
+
+def _is_dark(card: np.ndarray) -> bool:
+    """Whether a straightened card's face is mostly darker than its bright print."""
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    return bool(np.median(grey) < _DARK_FACE * max(float(np.percentile(grey, 95)), 1.0))
 
 
 def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]]

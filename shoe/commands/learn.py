@@ -32,7 +32,8 @@ reads only those.
 
 exit status: 0 profile written, every card learned; 1 written, but some cards were not
 learned; 2 bad input (an unreadable image or video, an ORDER.txt whose count disagrees with
-the images or the cards at rest in the video, a repeated card).
+the images or the cards at rest in the video, a repeated card), or a deck printed light on
+dark card, which the reader cannot learn (no profile is written).
 """
 
 

@@ -7,12 +7,15 @@ import sys
 import zipfile
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from pytest_mock import MockerFixture
 
 from shoe.cards import FULL_DECK, Card, Suit
-from vision.learn import OrderError, learn_profile
+from vision.descriptors import CORNER, describe
+from vision.learn import DarkDeckError, OrderError, learn_profile
+from vision.locate import CARD_H, CARD_W
 from vision.pairwise import compare, place
 from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
 from vision.reading import Reading
@@ -57,7 +60,21 @@ def test_profile_round_trips_through_its_file(pip_only_profile: DeckProfile,
     assert np.allclose(loaded.whole, pip_only_profile.whole, atol=1 / 127)
     assert np.allclose(loaded.fine, pip_only_profile.fine, atol=1e-6)
     assert np.array_equal(loaded.learned, pip_only_profile.learned)
-    assert path.stat().st_size < 300_000
+    # Small: about 6 KB a card (most of it the two corners and the fine ink map).
+    assert path.stat().st_size < 350_000
+
+
+def test_a_card_turned_round_has_the_same_two_corners_swapped(dev_deck: dict[Card, np.ndarray]
+                                                              ) -> None:
+    # A deck may print its rank at one end of the corners only; with both, a card compares
+    # alike whichever way up it was learned and is seen.
+    card = cv2.resize(dev_deck[Card.parse("QS")], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    _, corners = describe(card)
+    _, turned_corners = describe(np.ascontiguousarray(card[::-1, ::-1]))
+    assert corners.shape == (2, CORNER[1], CORNER[0], 3)
+    assert np.allclose(turned_corners[0], corners[1])
+    assert np.allclose(turned_corners[1], corners[0])
+    assert not np.allclose(corners[0], corners[1], atol=0.05)
 
 
 def test_a_corrupt_profile_is_a_clear_error(pip_only_profile: DeckProfile,
@@ -96,6 +113,13 @@ def test_a_card_twice_in_the_order_is_refused() -> None:
     frame = empty_box(0)
     with pytest.raises(OrderError, match="twice"):
         learn_profile([(FULL_DECK[0], [frame]), (FULL_DECK[0], [frame])])
+
+
+def test_a_deck_printed_light_on_dark_card_is_refused() -> None:
+    # KDE's oxygen deck: dark grey and dark red cards, light pips and pictures.
+    frames = learning_pass("kde-oxygen")
+    with pytest.raises(DarkDeckError, match="dark faces"):
+        learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True))
 
 
 def _pips(*centres: tuple[int, int]) -> np.ndarray:
