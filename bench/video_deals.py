@@ -117,6 +117,10 @@ def deal_video(plan: Plan, n_cards: int, folder: Path) -> tuple[Path, list[Card]
     return path, cards, shoe.truth
 
 
+class PassMismatchError(Exception):
+    """The learning pass's video shows another number of rests than cards were passed."""
+
+
 def learned_profile(plan: Plan, folder: Path) -> str:
     """Learn the deck as a user would: one pass in a known order, recorded, then learned
     from its rests (what `faro-shoe learn --video` does). Returns the profile's path."""
@@ -128,7 +132,8 @@ def learned_profile(plan: Plan, folder: Path) -> str:
     write_video(video, shoe.frames(FPS), FPS)
     rests = [r for r in iter_rests(open_video(video)) if r.frames]
     if len(rests) != len(order):
-        raise SystemExit(f"deal {plan.number}: {len(rests)} rests in the learning pass, not 52")
+        # What `faro-shoe learn --video` refuses too: the order cannot be matched to rests.
+        raise PassMismatchError(f"{len(rests)} rests in the learning pass, not {len(order)}")
     outcome = learn_profile(zip(order, (list(r.frames) for r in rests), strict=True),
                             name=plan.deck)
     path = folder / f"deck{plan.number}.faro-profile"
@@ -216,7 +221,8 @@ def table(outcomes: list[Outcome]) -> str:
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for o in outcomes:
         p = o.plan
-        deck = f"{p.deck} (held out)" if p.held_out else p.deck
+        group = "blind" if p.deck in BLIND_DECKS else "held out"
+        deck = f"{p.deck} ({group})" if p.held_out else p.deck
         lines.append(
             f"| {p.number} | {deck} | {'fast' if p.fast else 'slow'} | {'yes' if p.beam else 'no'}"
             f" | {p.difficulty} | {o.cards} | {o.right} | {o.flagged} | {o.wrong} | {o.missed}"
@@ -256,7 +262,7 @@ def main() -> int:
             try:
                 outcome, video, beam_file, profile = run_deal(plan, n_cards, folder,
                                                               args.learned)
-            except DarkDeckError as exc:
+            except (DarkDeckError, PassMismatchError) as exc:
                 print(f"deal {plan.number} ({plan.deck}): not learned: {exc}", file=sys.stderr)
                 continue
             outcomes.append(outcome)

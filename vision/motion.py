@@ -10,8 +10,8 @@ A **rest** starts after ``still_frames`` frames in a row with no motion, and end
 first disturbed frame. Each new rest is compared with the last one: it shows a **new card**
 when the disturbance swept across both the top and the bottom of the window (the dealer's
 thumb slid the top card out; this is what counts two cards of the same look) or when the
-face changed at both index corners. A hand that hovers, a flicker or a thumb that lifts off
-the resting card does neither, so it is not counted.
+face changed at two opposite corners (where the indices are). A hand that hovers, a
+flicker or a thumb that lifts off the resting card does neither, so it is not counted.
 
 >>> detector = MotionDetector()
 >>> for t, frame in frames:                                  # doctest: +SKIP
@@ -408,13 +408,21 @@ def _sweep(swept: np.ndarray) -> float:
 
 
 def _face_change(changed: np.ndarray) -> float:
-    """The share changed in the top-left or the bottom-right corner, whichever is less.
+    """The share changed at two opposite corners (the less changed of the two), on the
+    diagonal that changed more.
 
-    Those corners hold the indices of a card lying either way up: a new face changes both,
-    while a thumb or a hand lifting off the card seldom covers both at once.
+    Opposite corners hold the indices of a card lying either way up: a new face changes
+    both, while a thumb or a hand lifting off the card seldom covers both at once. Most
+    decks print the index top left and bottom right; some print the suit there and the
+    rank on the other diagonal, where two cards of one suit differ (a blind deck's 2C and
+    JC showed no change top left and bottom right).
     """
     rows, cols = changed.shape
     h, w = max(1, rows // 4), max(1, cols * 3 // 10)
-    top_left = np.count_nonzero(changed[:h, :w]) / (h * w)
-    bottom_right = np.count_nonzero(changed[-h:, -w:]) / (h * w)
-    return float(min(top_left, bottom_right))
+
+    def share(part: np.ndarray) -> float:
+        return np.count_nonzero(part) / (h * w)
+
+    main = min(share(changed[:h, :w]), share(changed[-h:, -w:]))
+    other = min(share(changed[:h, -w:]), share(changed[-h:, :w]))
+    return float(max(main, other))

@@ -144,3 +144,14 @@ def test_iter_rests_yields_each_card_with_still_frames(simulated_deal_video: obj
         assert 1 <= len(rest.frames) <= 3
         assert rest.start <= rest.end
         assert rest.frames[0].shape == (480, 640, 3)
+
+
+def test_a_face_change_counts_on_either_diagonal_but_not_one_side() -> None:
+    from vision.motion import _face_change
+
+    changed = np.zeros((48, 36), bool)
+    changed[:12, -10:] = changed[-12:, :10] = True  # a rank printed top right (and turned)
+    assert _face_change(changed) > 0.9
+    changed[:] = False
+    changed[:12, -10:] = changed[-12:, -10:] = True  # a thumb along the right-hand side
+    assert _face_change(changed) == 0.0
