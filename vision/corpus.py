@@ -164,14 +164,23 @@ _SUIT_IDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
              Suit.SPADES: "spade"}
 _RANK_IDS = {1: "1", 11: "jack", 12: "queen", 13: "king"}
 _GRID_COLUMNS, _GRID_ROWS = 13, 5
-# Render the sheet a little larger than asked, then shrink each card to the exact height:
-# the card fills 90–100 % of its grid cell, and shrinking is kinder than enlarging.
+# Render a little larger than asked, then shrink each card to the exact height: shrinking is
+# kinder than enlarging (and an aisleriot card fills only 90–100 % of its grid cell).
 _OVERSAMPLE = 1.15
 
 
 def card_element_id(card: Card) -> str:
     """The SVG element id of a card in every aisleriot theme: ``heart_queen``, ``club_10``."""
-    return f"{_SUIT_IDS[card.suit]}_{_RANK_IDS.get(int(card.rank), str(int(card.rank)))}"
+    return f"{_SUIT_IDS[card.suit]}_{_rank_id(card)}"
+
+
+def _kde_element_id(card: Card) -> str:
+    """The SVG element id of a card in a KDE deck: ``queen_heart``, ``10_club``."""
+    return f"{_rank_id(card)}_{_SUIT_IDS[card.suit]}"
+
+
+def _rank_id(card: Card) -> str:
+    return _RANK_IDS.get(int(card.rank), str(int(card.rank)))
 
 
 def cache_dir() -> Path:
@@ -274,30 +283,35 @@ def render_card(deck: str, card: Card, height: int = 350, *, alpha: bool = False
 
 def _render_to_cache(deck: str, height: int, paths: Mapping[Card, Path]) -> None:
     source = _theme_path(deck)
+    text = _svg_text(source)
     if deck in BLIND_DECKS:
         try:
-            kdecards.render_cards(source, paths, height, _rsvg())
+            faces = kdecards.render_faces(text, {c: _kde_element_id(c) for c in paths},
+                                          height * _OVERSAMPLE, _rsvg())
         except ValueError as exc:
             raise CorpusUnavailableError(str(exc)) from exc
+        for card, path in paths.items():
+            _store(faces[card], height, path)
         return
-    text = _svg_text(source)
     missing = [c for c in FULL_DECK if f'id="{card_element_id(c)}"' not in text]
     if missing:
         raise UnknownDeckError(
             f"deck {deck!r} lacks {len(missing)} of the 52 cards, e.g. {missing[0].code}")
     sheet = _render_sheet(source, _GRID_ROWS * round(height * _OVERSAMPLE))
-    folder = next(iter(paths.values())).parent
-    folder.mkdir(parents=True, exist_ok=True)
     cell_w = sheet.shape[1] / _GRID_COLUMNS
     cell_h = sheet.shape[0] / _GRID_ROWS
     for card, path in paths.items():
         row, col = _SUIT_ROWS[card.suit], int(card.rank) - 1
         cell = sheet[round(row * cell_h): round((row + 1) * cell_h),
                      round(col * cell_w): round((col + 1) * cell_w)]
-        face = _crop_to_card(cell, deck, card)
-        width = max(1, round(face.shape[1] * height / face.shape[0]))
-        face = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
-        _write_atomically(path, face)
+        _store(_crop_to_card(cell, deck, card), height, path)
+
+
+def _store(face: np.ndarray, height: int, path: Path) -> None:
+    """Cache a rendered face, shrunk to ``height``."""
+    width = max(1, round(face.shape[1] * height / face.shape[0]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(path, cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA))
 
 
 def _svg_text(source: Path) -> str:

@@ -9,13 +9,13 @@ dondorf, paris, tigullio and Nicu's two decks are twins or siblings of aisleriot
 Each KDE deck is one SVG with an element per card (``1_club``, ``queen_heart``). Rendered
 alone (``rsvg-convert --export-id``), an element's canvas may hold more than the card (a clip
 path, the page), so the card is cropped to its opaque pixels. It is rendered twice: once to
-measure the card, once at the scale that gives the height asked.
+measure the card, once at the scale that gives the height asked. :mod:`vision.corpus` names
+the elements, sizes the faces and caches them, as for its own decks.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import gzip
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -24,25 +24,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from shoe.cards import Card, Rank, Suit
+from shoe.cards import Card
 
-__all__ = ["KDE_DIR", "PREFIX", "element_id", "render_cards", "theme_file"]
+__all__ = ["KDE_DIR", "PREFIX", "render_faces", "theme_file"]
 
 KDE_DIR = Path("/usr/share/carddecks")
 #: Blind decks are named ``kde-<folder>`` (``kde-penguins`` for ``svg-penguins``).
 PREFIX = "kde-"
-
-_SUIT_IDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
-             Suit.SPADES: "spade"}
-_COURT_IDS = {Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
-#: Rendered this much larger than asked, then shrunk: shrinking is kinder than enlarging.
-_OVERSAMPLE = 1.15
-
-
-def element_id(card: Card) -> str:
-    """The SVG element id of a card in a KDE deck: ``queen_heart``, ``10_club``, ``1_spade``."""
-    rank = _COURT_IDS.get(card.rank, str(int(card.rank)))
-    return f"{rank}_{_SUIT_IDS[card.suit]}"
 
 
 def theme_file(deck: str) -> Path | None:
@@ -52,30 +40,24 @@ def theme_file(deck: str) -> Path | None:
     return found[0] if found else None
 
 
-def render_cards(source: Path, cards: Mapping[Card, Path], height: int, rsvg: str) -> None:
-    """Render each card of a KDE deck to its PNG path (BGRA, ``height`` tall)."""
+def render_faces(svg_text: str, elements: Mapping[Card, str], tall: float, rsvg: str
+                 ) -> dict[Card, np.ndarray]:
+    """Each card's element of a KDE deck's SVG, rendered alone and cropped to the card
+    (BGRA, about ``tall`` pixels high). Raises ValueError for an element that does not
+    render."""
     with tempfile.TemporaryDirectory(prefix="faro-shoe-") as tmp:
         svg = Path(tmp) / "deck.svg"
-        data = source.read_bytes()
-        svg.write_bytes(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+        svg.write_text(svg_text, encoding="utf-8")
 
-        def one(item: tuple[Card, Path]) -> None:
-            card, path = item
-            face = _render_card(svg, element_id(card), height, rsvg, Path(tmp))
-            width = max(1, round(face.shape[1] * height / face.shape[0]))
-            face = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp_png = path.with_name(f".{path.stem}.tmp.png")
-            if not cv2.imwrite(str(tmp_png), face):
-                raise OSError(f"could not write {tmp_png}")
-            tmp_png.replace(path)
+        def one(element: str) -> np.ndarray:
+            return _render_card(svg, element, tall, rsvg, Path(tmp))
 
         # rsvg-convert runs as a subprocess: two at once use both cores.
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(one, cards.items()))
+            return dict(zip(elements, pool.map(one, elements.values()), strict=True))
 
 
-def _render_card(svg: Path, element: str, height: int, rsvg: str, tmp: Path) -> np.ndarray:
+def _render_card(svg: Path, element: str, tall: float, rsvg: str, tmp: Path) -> np.ndarray:
     out = tmp / f"{element}.png"
     zoom = 1.0
     for _ in range(2):
@@ -91,5 +73,5 @@ def _render_card(svg: Path, element: str, height: int, rsvg: str, tmp: Path) -> 
         if rows.size == 0:
             raise ValueError(f"{element} of {svg.name} draws nothing")
         card = image[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
-        zoom *= _OVERSAMPLE * height / card.shape[0]
+        zoom *= tall / card.shape[0]
     return card
