@@ -44,7 +44,8 @@ from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
 from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
-from vision.simulator import SceneParams, render_frame
+from vision.simulator import SceneParams
+from vision.stills import render_frame
 
 
 @dataclass

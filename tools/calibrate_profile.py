@@ -25,7 +25,8 @@ from vision.corpus import render_deck
 from vision.learn import learn_profile
 from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
-from vision.simulator import SceneParams, render_frame
+from vision.simulator import SceneParams
+from vision.stills import render_frame
 
 DECKS = ("anglo", "paris", "bellot", "neoclassical", "gnomangelo", "anglo_modern")
 

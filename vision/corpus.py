@@ -1,4 +1,4 @@
-"""The dev corpus: card faces rendered from Debian's gnome-cards-data, and users' deck folders.
+"""The dev corpus: card faces rendered from Debian's gnome-cards-data (and KDE's decks).
 
 Every aisleriot theme (``/usr/share/aisleriot/cards/*.svgz``) is one SVG laid out as a grid
 of 13 columns by 5 rows: clubs, diamonds, hearts, spades (ace to king), then the jokers and
@@ -18,9 +18,7 @@ simulator uses to composite the card over the box.
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -32,7 +30,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from shoe.cards import FULL_DECK, Card, FaroError, InvalidCardError, Suit
+from shoe.cards import FULL_DECK, Card, FaroError, Suit
 from vision import kdecards
 
 __all__ = [
@@ -41,16 +39,15 @@ __all__ = [
     "HELD_OUT_DECKS",
     "THEME_DIR",
     "CorpusUnavailableError",
-    "DeckDirError",
     "DeckInfo",
     "UnknownDeckError",
     "cache_dir",
     "deck_info",
     "list_decks",
-    "load_deck_dir",
     "on_white",
     "render_card",
     "render_deck",
+    "rsvg_convert",
 ]
 
 THEME_DIR = Path("/usr/share/aisleriot/cards")
@@ -64,10 +61,6 @@ class CorpusUnavailableError(FaroError):
 
 class UnknownDeckError(FaroError, ValueError):
     """A deck name that is not an installed aisleriot theme."""
-
-
-class DeckDirError(FaroError, ValueError):
-    """A deck folder with missing, duplicate or unreadable card images."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +182,8 @@ def cache_dir() -> Path:
     return Path(base) / "faro-shoe" / "cards"
 
 
-def _rsvg() -> str:
+def rsvg_convert() -> str:
+    """The path of rsvg-convert (librsvg2-bin), which renders every SVG face here."""
     exe = shutil.which("rsvg-convert")
     if exe is None:
         raise CorpusUnavailableError(
@@ -287,7 +281,7 @@ def _render_to_cache(deck: str, height: int, paths: Mapping[Card, Path]) -> None
     if deck in BLIND_DECKS:
         try:
             faces = kdecards.render_faces(text, {c: _kde_element_id(c) for c in paths},
-                                          height * _OVERSAMPLE, _rsvg())
+                                          height * _OVERSAMPLE, rsvg_convert())
         except ValueError as exc:
             raise CorpusUnavailableError(str(exc)) from exc
         for card, path in paths.items():
@@ -327,7 +321,7 @@ def _render_sheet(source: Path, sheet_height: int) -> np.ndarray:
     with tempfile.TemporaryDirectory(prefix="faro-shoe-") as tmp:
         out = Path(tmp) / "sheet.png"
         proc = subprocess.run(
-            [_rsvg(), "-h", str(sheet_height), "-o", str(out), str(source)],
+            [rsvg_convert(), "-h", str(sheet_height), "-o", str(out), str(source)],
             capture_output=True, text=True, timeout=120, check=False)
         sheet = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.is_file() else None
     if proc.returncode != 0 or sheet is None:
@@ -361,72 +355,3 @@ def on_white(bgra: np.ndarray) -> np.ndarray:
     alpha = bgra[:, :, 3:4].astype(np.float32) / 255.0
     out = bgra[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
-
-
-# --- users' deck folders ---------------------------------------------------------------
-
-_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".svg", ".svgz")
-_CODE_STEM = re.compile(r"^(10|[2-9TtAaJjQqKk])[SHDCshdc♠♥♦♣]$")
-
-
-def load_deck_dir(path: str | os.PathLike[str], height: int = 350, *,
-                  alpha: bool = False) -> dict[Card, np.ndarray]:
-    """The 52 faces in a folder of per-card images named by code (``QH.png``, ``10h.svg``).
-
-    Files whose names are not card codes (a back, a joker, a readme) are ignored. Raises
-    :class:`DeckDirError` naming the missing, duplicated or unreadable cards.
-    """
-    folder = Path(path)
-    if not folder.is_dir():
-        raise DeckDirError(f"not a folder: {folder}")
-    found: dict[Card, Path] = {}
-    for file in sorted(folder.iterdir()):
-        stem = file.name.split(".")[0]
-        if file.suffix.lower() not in _IMAGE_SUFFIXES or not _CODE_STEM.match(stem):
-            continue
-        try:
-            card = Card.parse(stem)
-        except InvalidCardError:
-            continue
-        if card in found:
-            raise DeckDirError(
-                f"{card.code} twice in {folder}: {found[card].name} and {file.name}")
-        found[card] = file
-    missing = [c.code for c in FULL_DECK if c not in found]
-    if missing:
-        raise DeckDirError(
-            f"{folder} lacks {len(missing)} card(s): {' '.join(missing[:13])}"
-            + (" …" if len(missing) > 13 else "")
-            + " (files are named by card code, e.g. QH.png, 10H.svg)")
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        faces = dict(zip(found, pool.map(lambda f: _load_face(f, height), found.values()),
-                         strict=True))
-    return {c: faces[c] if alpha else on_white(faces[c]) for c in FULL_DECK}
-
-
-def _load_face(file: Path, height: int) -> np.ndarray:
-    """One card image as BGRA, ``height`` tall."""
-    if file.suffix.lower() in (".svg", ".svgz"):
-        with tempfile.TemporaryDirectory(prefix="faro-shoe-") as tmp:
-            out = Path(tmp) / "card.png"
-            proc = subprocess.run([_rsvg(), "-h", str(height), "-o", str(out), str(file)],
-                                  capture_output=True, text=True, timeout=60, check=False)
-            image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED) if out.is_file() else None
-        if proc.returncode != 0:
-            image = None
-    else:
-        image = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
-    if image is None or image.size == 0:
-        raise DeckDirError(f"cannot read card image {file}")
-    if image.dtype != np.uint8:
-        image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGRA)
-    elif image.shape[2] == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
-    if image.shape[0] != height:
-        width = max(1, round(image.shape[1] * height / image.shape[0]))
-        shrink = image.shape[0] > height
-        image = cv2.resize(image, (width, height),
-                           interpolation=cv2.INTER_AREA if shrink else cv2.INTER_CUBIC)
-    return image

@@ -95,13 +95,13 @@ class SimulatedCamera(Camera):
 
 
 def _faces(deck: str, deck_dir: str | None) -> Mapping[Card, np.ndarray]:
-    from vision import corpus
+    from vision import corpus, deckdir
 
     try:
         if deck_dir:
-            return corpus.load_deck_dir(deck_dir, alpha=True)
+            return deckdir.load_deck_dir(deck_dir, alpha=True)
         return corpus.render_deck(deck, alpha=True)
-    except corpus.DeckDirError as error:
+    except deckdir.DeckDirError as error:
         raise CameraConfigError(f"camera.deck_dir: {error}") from error
     except (corpus.UnknownDeckError, corpus.CorpusUnavailableError) as error:
         if deck != DEFAULT_DECK or not isinstance(error, corpus.CorpusUnavailableError):

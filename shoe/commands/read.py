@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.exposures import ExposureResult, ExposureTracker, TrackerStats
-    from vision.motion import Window
     from vision.reading import Reader
+    from vision.window import Window
 
 __all__ = [
     "BadBeamFileError",
@@ -274,9 +274,9 @@ def load_reader_for(profile: str | None) -> tuple[Reader, Window | None]:
 
     A profile that cannot be used raises a FaroError (exit status 2).
     """
-    from vision.motion import Window
     from vision.profile import ProfileReader
     from vision.reader import load_reader
+    from vision.window import Window
 
     reader = load_reader(profile)
     quad = reader.profile.window if isinstance(reader, ProfileReader) else None

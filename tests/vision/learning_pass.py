@@ -11,7 +11,8 @@ from shoe.cards import FULL_DECK, Card
 from vision.corpus import render_deck
 from vision.pip_only import paint_out_deck
 from vision.scene import Scene
-from vision.simulator import SceneParams, render_frame
+from vision.simulator import SceneParams
+from vision.stills import render_frame
 
 #: A dev deck and a held-out deck (standard indices both), as vision.corpus lists them.
 DEV_DECK = "anglo"

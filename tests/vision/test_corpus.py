@@ -18,13 +18,12 @@ from vision.corpus import (
     BLIND_DECKS,
     DEV_DECKS,
     HELD_OUT_DECKS,
-    DeckDirError,
     UnknownDeckError,
     list_decks,
-    load_deck_dir,
     render_card,
     render_deck,
 )
+from vision.deckdir import DeckDirError, load_deck_dir
 from vision.pip_only import PIP_ONLY_DECKS, paint_out_deck, paint_out_indices
 
 Faces = Callable[..., dict[Card, np.ndarray]]

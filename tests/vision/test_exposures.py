@@ -8,9 +8,10 @@ import pytest
 
 from shoe.cards import Card, Rank, Suit
 from shoe.commands.read import open_video
-from vision.exposures import UNSURE_CAP, BeamCheck, ExposureResult, ExposureTracker, track, vote
+from vision.exposures import BeamCheck, ExposureResult, ExposureTracker, track
 from vision.reader import load_reader
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
+from vision.vote import UNSURE_CAP, vote
 
 QH = Card.parse("QH")
 QS = Card.parse("QS")

@@ -10,7 +10,8 @@ import pytest
 
 from shoe.cards import Card
 from vision.locate import CARD_H, CARD_W, locate, quad_from_corners, straighten
-from vision.simulator import SceneParams, StillCamera
+from vision.simulator import SceneParams
+from vision.stills import StillCamera
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))

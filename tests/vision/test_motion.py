@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card
-from vision.motion import MotionDetector, RestEnded, RestStarted, Window, iter_rests
+from vision.motion import MotionDetector, RestEnded, RestStarted, iter_rests
 from vision.simulator import CardTruth, DealTiming, SimulatedShoe
+from vision.window import Window
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 Frames = Iterator[tuple[float, np.ndarray]]

@@ -18,12 +18,10 @@ from vision.simulator import (
     DealScript,
     DealTiming,
     SimulatedShoe,
-    StillCamera,
-    Thumb,
     VideoWriteError,
-    render_frame,
     write_video,
 )
+from vision.stills import StillCamera, Thumb, render_frame
 
 from .conftest import SimulatedDealVideo
 
