@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -79,3 +80,16 @@ def test_rejects_a_grey_image() -> None:
 
 def test_faces_fixture_is_the_real_deck() -> None:
     assert len(faces(DEV_DECK)) == 52
+
+
+def test_a_bright_red_cloth_the_shape_of_a_card_is_not_taken_for_it(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    # Saturated cloth passes for print (court figures, red pips); a card is also paper.
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    frame[10:470, 340:630] = (40, 60, 220)  # the cloth, larger than the card
+    face = cv2.resize(dev_deck[Card.parse("2D")], (230, 330), interpolation=cv2.INTER_AREA)
+    frame[80:410, 60:290] = face
+    quad = locate(frame)
+    assert quad is not None
+    truth = np.array([[60, 80], [290, 80], [290, 410], [60, 410]], np.float32)
+    assert np.abs(quad.array() - truth).max() < 6
