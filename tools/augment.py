@@ -54,8 +54,8 @@ def fonts() -> tuple[list[str], list[str]]:
 
 def _draws(font: str, chars: str) -> bool:
     """Whether a typeface has its own glyph for each character (not the missing-glyph box)."""
-    missing = _glyph("\ue000", font, 40)
-    return all(not np.array_equal(_glyph(c, font, 40), missing) for c in chars)
+    missing = glyph_mask("\ue000", font, 40)
+    return all(not np.array_equal(glyph_mask(c, font, 40), missing) for c in chars)
 
 
 def _ink(rng: np.random.Generator, red: bool) -> tuple[int, int, int]:
@@ -73,7 +73,7 @@ def _font(path: str, size: int) -> Any:
     return ImageFont.truetype(path, size)
 
 
-def _glyph(text: str, font: str, size: int) -> np.ndarray:
+def glyph_mask(text: str, font: str, size: int) -> np.ndarray:
     """A tight mask (uint8) of text set in a typeface."""
     from PIL import Image, ImageDraw
 
@@ -85,11 +85,16 @@ def _glyph(text: str, font: str, size: int) -> np.ndarray:
 
 def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
                 rng: np.random.Generator,
-                pips: Sequence[dict[Suit, np.ndarray]] = ()) -> np.ndarray:
+                pips: Sequence[dict[Suit, np.ndarray]] = (), *,
+                upside_down: bool = False) -> np.ndarray:
     """A corner of a made-up card: its rank in a random typeface, the suit below (BGR).
 
     The suit comes from a symbol font, is drawn in a random shape, or is one of ``pips``
-    (suit masks cut from printed decks), a third of the time each.
+    (suit masks cut from printed decks), a third of the time each. Rank and suit are set in
+    many sizes, weights and places: a network that saw them in one place only reads the
+    place (a deck with a large, low suit had its clubs read as spades). With
+    ``upside_down`` each is turned half round where it stands: the corner of a deck whose
+    lower index is not turned round, lying upside down (no index to read there).
     """
     scale = 3
     cw, ch = round(CORNER_W * CARD_W) * scale, round(CORNER_H * CARD_H) * scale
@@ -100,27 +105,22 @@ def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
     rank_text = "10" if card.rank == Rank.TEN and rng.random() < 0.9 else card.rank.code
     if card.rank == Rank.TEN and rank_text == "10" and rng.random() < 0.15:
         rank_text = "1O"  # some decks draw the ten's nought as a letter-like O
-    rank_h = int(rng.uniform(0.075, 0.13) * CARD_H * scale)
-    mask = _glyph(rank_text, str(rng.choice(typefaces)), rank_h * 2)
+    rank_h = int(rng.uniform(0.065, 0.15) * CARD_H * scale)
+    mask = _weight(glyph_mask(rank_text, str(rng.choice(typefaces)), rank_h * 2), rng)
     squeeze = rng.uniform(0.55, 1.1) if len(rank_text) == 2 else rng.uniform(0.75, 1.2)
     w = max(2, round(mask.shape[1] * rank_h / mask.shape[0] * squeeze))
     rank_mask = cv2.resize(mask, (min(w, int(cw * 0.85)), rank_h), interpolation=cv2.INTER_AREA)
-    suit_h = int(rank_h * rng.uniform(0.5, 0.95))
-    source = rng.random()
-    deck_pips = [p[card.suit] for p in pips if card.suit in p]
-    if source < 1 / 3:
-        sm = _glyph(_SUIT_TEXT[card.suit], str(rng.choice(symbol_faces)), suit_h * 2)
-    elif source < 2 / 3 or not deck_pips:
-        sm = drawn_suit(card.suit, rng)
-    else:
-        sm = deck_pips[int(rng.integers(len(deck_pips)))]
-    suit_mask = cv2.resize(sm, (max(2, round(sm.shape[1] * suit_h / sm.shape[0])), suit_h),
-                           interpolation=cv2.INTER_AREA)
+    suit_h = int(rank_h * rng.uniform(0.45, 1.05))
+    sm = suit_symbol(card.suit, symbol_faces, rng, pips, suit_h * 2)
+    suit_w = round(sm.shape[1] * suit_h / sm.shape[0] * rng.uniform(0.85, 1.2))
+    suit_mask = cv2.resize(sm, (max(2, suit_w), suit_h), interpolation=cv2.INTER_AREA)
+    if upside_down:
+        rank_mask, suit_mask = rank_mask[::-1, ::-1], suit_mask[::-1, ::-1]
     x0 = int(rng.uniform(0.03, 0.11) * CARD_W * scale)
     y0 = int(rng.uniform(0.02, 0.07) * CARD_H * scale)
     centre = x0 + rank_mask.shape[1] / 2
-    y1 = y0 + rank_h + int(rng.uniform(0.0, 0.25) * rank_h)
-    x1 = int(max(0, centre - suit_mask.shape[1] / 2 + rng.uniform(-0.1, 0.1) * rank_h))
+    y1 = y0 + rank_h + int(rng.uniform(-0.05, 0.4) * rank_h)
+    x1 = int(max(0, centre - suit_mask.shape[1] / 2 + rng.uniform(-0.2, 0.2) * rank_h))
     for m, (px, py) in ((rank_mask, (x0, y0)), (suit_mask, (x1, y1))):
         h, w = m.shape
         h, w = min(h, ch - py), min(w, cw - px)
@@ -133,6 +133,34 @@ def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
         cv2.rectangle(out, (inset, inset), (cw * 2, ch * 2), ink.tolist(), scale)
     small = cv2.resize(out, (cw // scale, ch // scale), interpolation=cv2.INTER_AREA)
     return np.clip(small, 0, 255).astype(np.uint8)
+
+
+def suit_symbol(suit: Suit, symbol_faces: list[str], rng: np.random.Generator,
+                pips: Sequence[dict[Suit, np.ndarray]] = (), size: int = 120) -> np.ndarray:
+    """A suit's symbol (a tight uint8 mask) from a symbol font (set ``size`` pixels high),
+    drawn in a random shape, or one of ``pips`` (suit masks cut from printed decks), a
+    third of the time each; printed bolder or lighter half the time."""
+    source = rng.random()
+    deck_pips = [p[suit] for p in pips if suit in p]
+    if source < 1 / 3:
+        mask = glyph_mask(_SUIT_TEXT[suit], str(rng.choice(symbol_faces)), size)
+    elif source < 2 / 3 or not deck_pips:
+        mask = drawn_suit(suit, rng)
+    else:
+        mask = deck_pips[int(rng.integers(len(deck_pips)))]
+    return _weight(mask, rng)
+
+
+def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A glyph printed bolder or lighter: its mask grown or thinned by up to 4% of its
+    height, half the time."""
+    if rng.random() < 0.5:
+        return mask
+    r = max(1, round(rng.uniform(0.01, 0.04) * mask.shape[0]))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    grow = rng.random() < 0.5
+    out = cv2.dilate(mask, kernel) if grow else cv2.erode(mask, kernel)
+    return out if out.any() else mask
 
 
 def straightened_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -21,12 +21,14 @@ def _bezier(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, n: int = 24) -> np.n
     return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
 
 
-def _heart(canvas: np.ndarray, rng: np.random.Generator, top: float, bottom: float) -> float:
-    """Two round lobes meeting in a point below them (drawn point down); returns the height
-    of the lobes' centres, as a fraction of the canvas."""
+def _heart(canvas: np.ndarray, rng: np.random.Generator, top: float, bottom: float,
+           radius: float) -> float:
+    """Two round lobes (``radius``, of the canvas) meeting in a point below them (drawn point
+    down); returns the height of the lobes' centres, as a fraction of the canvas. The lobes
+    stay inside the canvas."""
     s = _SIZE
-    r = rng.uniform(0.2, 0.29) * s
-    gap = rng.uniform(0.55, 0.95) * r  # lobe centre from the middle
+    r = radius * s
+    gap = min(rng.uniform(0.55, 0.95) * r, 0.48 * s - r)  # lobe centre from the middle
     cy = top * s + r
     tip = np.array([s / 2, bottom * s])
     for side in (-1, 1):
@@ -63,8 +65,8 @@ def _club(canvas: np.ndarray, rng: np.random.Generator) -> None:
     s = _SIZE
     r = rng.uniform(0.15, 0.22) * s
     top = (s / 2, rng.uniform(0.02, 0.05) * s + r)
-    spread = rng.uniform(1.0, 1.45) * r
-    drop = rng.uniform(1.2, 1.7) * r
+    spread = rng.uniform(0.85, 1.45) * r  # the leaves overlapping or apart
+    drop = rng.uniform(1.0, 1.7) * r
     leaves = [top, (s / 2 - spread, top[1] + drop), (s / 2 + spread, top[1] + drop)]
     for x, y in leaves:
         cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
@@ -92,12 +94,17 @@ def drawn_suit(suit: Suit, rng: np.random.Generator) -> np.ndarray:
     """A tight uint8 mask of one suit symbol in a random shape."""
     canvas = np.zeros((_SIZE, _SIZE), np.uint8)
     if suit == Suit.HEARTS:
-        _heart(canvas, rng, rng.uniform(0.02, 0.08), rng.uniform(0.88, 0.98))
+        _heart(canvas, rng, rng.uniform(0.02, 0.08), rng.uniform(0.88, 0.98),
+               rng.uniform(0.2, 0.29))
     elif suit == Suit.SPADES:
         body = np.zeros_like(canvas)
+        # A heart turned over, its lobes low and its point well clear of them: a spade's
+        # point is what tells it from a club's round top leaf.
+        radius = rng.uniform(0.17, 0.25)
         lobes_end = rng.uniform(0.62, 0.78)
-        centres = _heart(body, rng, 1 - lobes_end, 0.98)
-        canvas[:] = body[::-1]  # a heart turned over, its lobes low
+        top = min(1 - lobes_end, 0.98 - 3.2 * radius)
+        centres = _heart(body, rng, max(top, 0.02), 0.98, radius)
+        canvas[:] = body[::-1]
         _stem(canvas, rng, 1 - centres)  # from inside the body: no gap under the lobes
     elif suit == Suit.CLUBS:
         _club(canvas, rng)

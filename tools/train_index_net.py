@@ -41,7 +41,10 @@ from tools.augment import (
 )
 from tools.suit_shapes import deck_pips
 from vision import corpus
+from vision.locate import corners
 from vision.reader import (
+    CORNER_H,
+    CORNER_W,
     PATCH_H,
     PATCH_W,
     RANK_CLASSES,
@@ -54,6 +57,8 @@ from vision.reader import (
 CALIBRATION_DECKS = ("bellot", "orell", "dondorf")
 NO_RANK = len(RANK_CLASSES) - 1
 NO_SUIT = -100  # ignored by the loss
+#: The share of made-up corners whose index is turned round where it stands.
+UPSIDE_DOWN_SHARE = 0.08
 
 
 def _labels(card: Card) -> tuple[int, int]:
@@ -79,7 +84,7 @@ def deck_samples(decks: list[str], per_card: int, rng: np.random.Generator,
             r, s = _labels(card)
             for _ in range(per_card):
                 view = photometric(straightened_view(faces[card], rng), rng)
-                for patch in corner_patches(view):
+                for patch in _corner_patches(view, rng):
                     xs.append(patch)
                     ranks.append(r)
                     suits.append(s)
@@ -91,6 +96,16 @@ def deck_samples(decks: list[str], per_card: int, rng: np.random.Generator,
     return np.array(xs, np.float16), np.array(ranks, np.int64), np.array(suits, np.int64)
 
 
+def _corner_patches(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The view's two index corners, half the time cut a little larger or smaller: decks
+    print their indices in many sizes."""
+    if rng.random() < 0.5:
+        return corner_patches(view)
+    zoom = rng.uniform(0.88, 1.15)
+    return np.stack([normalise_patch(c) for c in corners(view, CORNER_W * zoom,
+                                                          CORNER_H * zoom)])
+
+
 def font_samples(count: int, decks: list[str],
                  rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     """Made-up corners: ranks in Debian's typefaces over suits from symbol fonts, drawn
@@ -100,9 +115,14 @@ def font_samples(count: int, decks: list[str],
     xs, ranks, suits = [], [], []
     for _ in range(count):
         card = FULL_DECK[int(rng.integers(52))]
-        patch = photometric(font_corner(card, typefaces, symbol_faces, rng, pips), rng)
+        # Now and then an index turned round where it stands: no index to read. Not for
+        # 6, 8 and 9, which turned round are the 9, 8 and 6 (a real index) in many typefaces.
+        upside_down = (rng.random() < UPSIDE_DOWN_SHARE
+                       and card.rank not in (Rank.SIX, Rank.EIGHT, Rank.NINE))
+        patch = photometric(font_corner(card, typefaces, symbol_faces, rng, pips,
+                                        upside_down=upside_down), rng)
         xs.append(normalise_patch(patch))
-        r, s = _labels(card)
+        r, s = (NO_RANK, NO_SUIT) if upside_down else _labels(card)
         ranks.append(r)
         suits.append(s)
     return np.array(xs, np.float16), np.array(ranks, np.int64), np.array(suits, np.int64)
