@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from shoe.cards import Card, FaroError, Rank, Suit
+from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import check
+from vision.glyphs import GlyphNet
 from vision.locate import corners, locate, straighten
-from vision.reading import Reading
+from vision.reading import ModelError, Reading
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -58,10 +59,6 @@ SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.
 
 _MODEL_NAME = "index_net.onnx"
 _META_NAME = "index_net.json"
-
-
-class ModelError(FaroError):
-    """The index network's files are missing or unusable."""
 
 
 def normalise_patch(patch: np.ndarray) -> np.ndarray:
@@ -139,8 +136,9 @@ class IndexNet:
 class CornerReader:
     """Reads any standard-indexed deck with no setup (a :class:`~vision.reading.Reader`)."""
 
-    def __init__(self, net: IndexNet | None = None) -> None:
+    def __init__(self, net: IndexNet | None = None, glyphs: GlyphNet | None = None) -> None:
         self._net = net or IndexNet.load()
+        self._glyphs = glyphs or GlyphNet.load()
 
     def read(self, frame: np.ndarray) -> Reading:
         quad = locate(frame)
@@ -172,9 +170,10 @@ class CornerReader:
             return Reading(None, 0.0, None, suit, 0.0, suit_conf)
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
-        # The small index may be misread surely (a foreign letter taken for a numeral); the
-        # card's middle, picture or pips, is a second witness that can only lower the trust.
-        return check(reading, card)
+        # The small index may be misread surely (a foreign letter taken for a numeral, a
+        # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
+        # cut out alone are witnesses that can only lower the trust.
+        return check(reading, card, self._glyphs)
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

@@ -7,9 +7,13 @@ from typing import Protocol
 
 import numpy as np
 
-from shoe.cards import Card, Rank, Suit
+from shoe.cards import Card, FaroError, Rank, Suit
 
-__all__ = ["ACCEPT_THRESHOLD", "Reader", "Reading"]
+__all__ = ["ACCEPT_THRESHOLD", "ModelError", "Reader", "Reading"]
+
+class ModelError(FaroError):
+    """A reader's network files are missing or unusable."""
+
 
 #: A reading at or above this confidence is taken as sure; below it the deal holds it.
 ACCEPT_THRESHOLD = 0.9

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import CAP, black_pip_suit, check, contradicts, look_at_middle
+from vision.crosscheck import CAP, check, contradicts, look_at_middle
+from vision.glyphs import GlyphNet
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -19,6 +20,11 @@ Faces = Callable[..., dict[Card, np.ndarray]]
 def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
     """A clean face as the locator hands it over: CARD_H x CARD_W."""
     return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+@pytest.fixture(scope="module")
+def glyphs() -> GlyphNet:
+    return GlyphNet.load()
 
 
 def _sure(code: str) -> Reading:
@@ -44,39 +50,22 @@ def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, co
     assert not contradicts(Card.parse(code).rank, middle)
 
 
-@pytest.mark.parametrize("deck", ["anglo", "paris", "dondorf"])
-@pytest.mark.parametrize("rank", ["3", "7", "10"])
-def test_the_pips_tell_spades_from_clubs(deck_faces: Faces, deck: str, rank: str) -> None:
-    faces = deck_faces(deck, 350)
-    assert black_pip_suit(_straight(faces, rank + "S")) == Suit.SPADES
-    assert black_pip_suit(_straight(faces, rank + "C")) == Suit.CLUBS
-
-
-def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces) -> None:
+def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces,
+                                                             glyphs: GlyphNet) -> None:
     faces = deck_faces("anglo", 350)
     for truth, misread in (("QH", "8H"), ("7C", "7S"), ("6D", "JD"), ("9S", "9C")):
-        capped = check(_sure(misread), _straight(faces, truth))
+        capped = check(_sure(misread), _straight(faces, truth), glyphs)
         assert capped.card == Card.parse(misread)  # still offered, no longer sure
         assert capped.confidence <= CAP < ACCEPT_THRESHOLD
         assert not capped.is_sure
 
 
-def test_a_right_reading_keeps_its_confidence(deck_faces: Faces) -> None:
+def test_a_right_reading_keeps_its_confidence(deck_faces: Faces, glyphs: GlyphNet) -> None:
     faces = deck_faces("anglo", 350)
     for code in ("QH", "7C", "7S", "6D", "9S", "AS", "KC"):
-        assert check(_sure(code), _straight(faces, code)) == _sure(code)
+        assert check(_sure(code), _straight(faces, code), glyphs) == _sure(code)
 
 
-def test_an_unsure_reading_is_left_alone(deck_faces: Faces) -> None:
+def test_an_unsure_reading_is_left_alone(deck_faces: Faces, glyphs: GlyphNet) -> None:
     unsure = Reading(Card.parse("8H"), 0.3, Rank.EIGHT, Suit.HEARTS, 0.5, 0.6)
-    assert check(unsure, _straight(deck_faces("anglo", 350), "QH")) == unsure
-
-
-def test_pips_with_a_single_notch_give_no_error() -> None:
-    # A blob whose outline has only one concavity (a pip merged with a speck, say) once
-    # made the spade-or-club check index past its notch list.
-    card = np.full((CARD_H, CARD_W, 3), 235, np.uint8)
-    for top in (70, 140):
-        cv2.rectangle(card, (70, top), (100, top + 30), (20, 20, 20), cv2.FILLED)
-        cv2.fillPoly(card, [np.array([[80, top], [90, top], [85, top + 15]])], (235, 235, 235))
-    assert black_pip_suit(card) in (None, Suit.SPADES, Suit.CLUBS)
+    assert check(unsure, _straight(deck_faces("anglo", 350), "QH"), glyphs) == unsure

@@ -1,0 +1,158 @@
+"""The suit glyphs cut out alone, and the network that tells spades from clubs by them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shoe.cards import FULL_DECK, Card, Rank, Suit
+from vision.crosscheck import CAP, GLYPHS_CONFIRM, check
+from vision.glyphs import (
+    GLYPH_SIZE,
+    GlyphNet,
+    black_suit_evidence,
+    corner_glyph,
+    find_index,
+    glyph_input,
+    index_corners,
+    pip_glyphs,
+)
+from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.reading import ModelError, Reading
+from vision.simulator import SceneParams
+from vision.stills import render_frame
+
+Faces = Callable[..., dict[Card, np.ndarray]]
+BLACK = [c for c in FULL_DECK if c.suit in (Suit.SPADES, Suit.CLUBS)]
+
+
+@pytest.fixture(scope="module")
+def net() -> GlyphNet:
+    return GlyphNet.load()
+
+
+def _straight(face: np.ndarray) -> np.ndarray:
+    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+def test_a_glyph_is_scaled_to_fill_the_input_whatever_its_size() -> None:
+    level = np.ones((60, 60), np.float32)
+    cv2.circle(level, (30, 30), 6, 0.2, -1)
+    small = glyph_input(level, level < 0.5)
+    level[:] = 1.0
+    cv2.circle(level, (30, 30), 25, 0.2, -1)
+    large = glyph_input(level, level < 0.5)
+    assert small.shape == large.shape == (GLYPH_SIZE, GLYPH_SIZE)
+    assert small.max() == pytest.approx(1.0) and large.max() == pytest.approx(1.0)
+    # Both fill the square but for the margin: the same disc.
+    a, b = small > 0.5, large > 0.5
+    assert (a & b).sum() > 0.85 * (a | b).sum()
+
+
+def test_the_index_corner_gives_the_rank_above_its_suit(dev_deck: dict[Card, np.ndarray]
+                                                        ) -> None:
+    corner = index_corners(_straight(dev_deck[Card.parse("7C")]))[0]
+    blobs = find_index(corner)
+    assert blobs is not None and blobs.suit is not None
+    rank_rows = np.nonzero((blobs.labels == blobs.rank).any(axis=1))[0]
+    suit_rows = np.nonzero((blobs.labels == blobs.suit).any(axis=1))[0]
+    assert rank_rows.max() <= suit_rows.min() + 2
+
+
+def _toward_truth(card: Card, straight: np.ndarray, net: GlyphNet) -> float:
+    """The glyphs' log-odds for the card's own black suit."""
+    club = black_suit_evidence(straight, net, pips=Rank.TWO <= card.rank <= Rank.TEN).total
+    return club if card.suit == Suit.CLUBS else -club
+
+
+@pytest.mark.parametrize("deck", ["anglo", "dondorf", "orell", "neoclassical"])
+def test_clean_glyphs_confirm_their_own_suit(deck_faces: Faces, net: GlyphNet, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    said = [_toward_truth(card, _straight(faces[card]), net) for card in BLACK]
+    assert min(said) > -GLYPHS_CONFIRM
+    assert sum(e >= GLYPHS_CONFIRM for e in said) >= 24  # of 26
+
+
+def test_a_rank_letter_and_a_red_suit_are_neither_spade_nor_club(
+        dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
+    glyphs = []
+    for code in ("KS", "QC", "8H", "4D"):
+        blobs = find_index(index_corners(_straight(dev_deck[Card.parse(code)]))[0])
+        assert blobs is not None
+        glyphs.append(glyph_input(blobs.level, blobs.labels == blobs.rank))
+    for code in ("5H", "5D"):
+        glyphs += pip_glyphs(_straight(dev_deck[Card.parse(code)]))[:1]
+    neither = net.shapes(glyphs)[:, 2]
+    assert (neither > 0.5).all(), neither
+    assert np.abs(net.club_log_odds(glyphs)).max() < GLYPHS_CONFIRM
+
+
+def test_a_corner_without_an_index_says_nothing(net: GlyphNet) -> None:
+    blank = np.full((CARD_H, CARD_W, 3), 230, np.uint8)
+    assert corner_glyph(index_corners(blank)[0]) is None
+    assert pip_glyphs(blank) == []
+    evidence = black_suit_evidence(blank, net, pips=True)
+    assert evidence.total == 0.0 and evidence.shaped == 0
+
+
+@pytest.mark.parametrize("deck", ["anglo", "gnomangelo", "atlasnye"])
+def test_simulated_frames_never_name_the_other_suit(deck_faces: Faces, net: GlyphNet,
+                                                    deck: str) -> None:
+    faces = deck_faces(deck, 350, alpha=True)
+    rng = np.random.default_rng(11)
+    confirmed = 0
+    for card in BLACK:
+        params = replace(SceneParams.random(rng, "normal"), upside_down=bool(rng.random() < 0.5))
+        frame = render_frame(faces[card], params, rng)
+        quad = locate(frame)
+        assert quad is not None
+        said = _toward_truth(card, straighten(frame, quad), net)
+        assert said > -GLYPHS_CONFIRM, card
+        confirmed += said >= GLYPHS_CONFIRM
+    assert confirmed >= 24  # of 26
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "dondorf"])
+@pytest.mark.parametrize("rank", ["3", "7", "10"])
+def test_the_pips_alone_tell_spades_from_clubs(deck_faces: Faces, net: GlyphNet, deck: str,
+                                               rank: str) -> None:
+    faces = deck_faces(deck, 350)
+    for suit, sign in (("S", -1), ("C", 1)):
+        pips = pip_glyphs(_straight(faces[Card.parse(rank + suit)]))
+        assert len(pips) >= 2
+        assert sign * float(np.median(net.club_log_odds(pips))) >= GLYPHS_CONFIRM
+
+
+@pytest.mark.parametrize(("truth", "misread"), [("KC", "KS"), ("AS", "AC"), ("QS", "QC"),
+                                                ("7C", "7S"), ("9S", "9C")])
+def test_a_sure_suit_swap_is_capped(dev_deck: dict[Card, np.ndarray], net: GlyphNet,
+                                    truth: str, misread: str) -> None:
+    # Court cards and aces show no row of pips in the middle: the corner glyphs catch it.
+    card = Card.parse(misread)
+    sure = Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
+    capped = check(sure, _straight(dev_deck[Card.parse(truth)]), net)
+    assert capped.card == card and capped.rank == card.rank
+    assert capped.suit_confidence <= CAP and capped.confidence <= CAP
+    assert capped.rank_confidence == 0.99  # faro settles on rank: that stays sure
+
+
+def test_the_right_suit_is_not_capped(dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
+    for code in ("KC", "AS", "7C", "9S", "QH"):
+        card = Card.parse(code)
+        sure = Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
+        assert check(sure, _straight(dev_deck[card]), net) == sure
+
+
+def test_a_missing_network_is_a_model_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="cannot load the glyph network"):
+        GlyphNet.load(tmp_path)
+
+
+def test_the_network_is_small() -> None:
+    data = Path(__file__).resolve().parents[2] / "vision" / "data" / "glyph_net.onnx"
+    assert data.stat().st_size < 1_000_000
