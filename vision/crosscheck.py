@@ -31,11 +31,11 @@ CAP = ACCEPT_THRESHOLD - 0.05
 _X0, _X1 = 0.21, 0.79
 _Y0, _Y1 = 0.07, 0.93
 #: A sure black suit needs the glyphs' word for it: where a glyph or pip shaped like a
-#: spade or a club is cut out, the glyphs' log-odds for the suit read must reach this (nine
-#: to one). Two witnesses each sure, the index and the glyphs cut out alone: wrong only if
-#: both are. On simulated hard frames of dev decks the truth's evidence had a median of 22
-#: and was under this for 1% of black cards (see docs/READER.md).
-GLYPHS_CONFIRM = 2.2
+#: spade or a club is cut out, the glyphs' log-odds for the suit read must reach this (some
+#: 55 to one). The index and the glyphs see the same blurred print, so they are not wholly
+#: independent witnesses: blurred clubs of a held-out deck gave the wrong suit up to 2.6. On
+#: hard frames of dev decks the truth's evidence had a median of 16-24 (docs/READER.md).
+GLYPHS_CONFIRM = 4.0
 #: This many pips more than the rank has contradict it.
 _EXTRA_PIPS = 3
 

@@ -71,6 +71,9 @@ _CORNER_W = 0.32
 _CORNER_H = 0.45
 #: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
 _MIN_AREA = 25
+#: The band (pixels of the straightened card) along the card's edges left out of the ink
+#: where an index is not found without it.
+_EDGE_BAND = 3
 #: How far (pixels of the straightened card) the paper is sought around the print: past the
 #: middle of a large index's glyph, and of the largest pip (it would look pale inside).
 _GLYPH_REACH = 17
@@ -146,16 +149,33 @@ class IndexBlobs:
 def find_index(corner: np.ndarray) -> IndexBlobs | None:
     """The rank and the suit glyph of an index corner; None where there is no rank."""
     level = ink_levels(corner, _GLYPH_REACH)[0]
+    found = _index_blobs(level, 0)
+    if found is not None and found.suit is not None:
+        return found
+    # The card's own edges are the corner's top and left: a blurred edge or the shadow of
+    # the box's lip is a thin dark line there, which an index printed close to the edge
+    # runs into and is lost with. Failing that, a band along them is left out of the ink.
+    near_edge = _index_blobs(level, _EDGE_BAND)
+    return near_edge if near_edge is not None and near_edge.suit is not None else found
+
+
+def _index_blobs(level: np.ndarray, band: int) -> IndexBlobs | None:
     mask = (level < DARK).astype(np.uint8)
+    mask[:band] = 0
+    mask[:, :band] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     # Blobs wholly inside the corner: the card's edge and the box beyond it touch the
     # border, and so does a glyph cut off by it (which would lose its outline).
-    whole = (area >= _MIN_AREA) & (x > 1) & (y > 1) & (x + bw < w - 1) & (y + bh < h - 1)
-    whole[0] = False
-    # The rank: the topmost such blob in the index's column.
-    tops = np.flatnonzero(whole & (x < 0.7 * w) & (y < 0.5 * h))
+    edge = max(band, 2)
+    big = area >= _MIN_AREA
+    big[0] = False
+    whole = big & (x >= edge) & (y >= edge) & (x + bw < w - 1) & (y + bh < h - 1)
+    # The rank: the topmost such blob in the index's column. Past the band it may touch
+    # it (only its place is needed), but not stretch down the corner as a shadow would.
+    may_be_rank = big & (x + bw < w - 1) & (bh < 0.5 * h) if band else whole
+    tops = np.flatnonzero(may_be_rank & (x < 0.7 * w) & (y < 0.5 * h))
     if len(tops) == 0:
         return None
     rank = int(tops[np.argmin(y[tops])])

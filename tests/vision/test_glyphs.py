@@ -64,6 +64,25 @@ def test_the_index_corner_gives_the_rank_above_its_suit(dev_deck: dict[Card, np.
     assert rank_rows.max() <= suit_rows.min() + 2
 
 
+def test_an_index_close_to_a_dark_card_edge_is_still_found(dev_deck: dict[Card, np.ndarray]
+                                                           ) -> None:
+    # The index pushed up against the card's edges, and a blurred dark line along them (the
+    # edge or the lip's shadow) that runs into the rank.
+    corner = index_corners(_straight(dev_deck[Card.parse("QC")]))[0].copy()
+    blobs = find_index(corner)
+    assert blobs is not None
+    ys, xs = np.nonzero(blobs.labels == blobs.rank)
+    shift = np.float32([[1, 0, 2 - xs.min()], [0, 1, 2 - ys.min()]])
+    h, w = corner.shape[:2]
+    moved = cv2.warpAffine(corner, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    cv2.rectangle(moved, (0, 0), (w - 1, h - 1), (40, 40, 40), 2)
+    moved = cv2.GaussianBlur(moved, (0, 0), 0.8)
+    found = find_index(moved)
+    assert found is not None and found.suit is not None
+    suit_rows = np.nonzero((found.labels == found.suit).any(axis=1))[0]
+    assert suit_rows.min() > ys.max() - ys.min()  # below the rank, not the rank itself
+
+
 def _toward_truth(card: Card, straight: np.ndarray, net: GlyphNet) -> float:
     """The glyphs' log-odds for the card's own black suit."""
     club = black_suit_evidence(straight, net, pips=Rank.TWO <= card.rank <= Rank.TEN).total
