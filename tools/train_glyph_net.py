@@ -11,7 +11,7 @@ The glyphs are cut out by the firmware's own code (vision.glyphs) from what the 
 would see: the dev decks' cards straightened as locating hands them over, under the rig's
 light; made-up corners (tools.augment.font_corner); and made-up cards of pips in many
 shapes. Three dev decks are kept out to fit the temperature. Two networks from consecutive
-seeds are averaged in one file. About 10 minutes on two cores.
+seeds are averaged in one file. About 35 minutes on two cores.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from tools.augment import (
     suit_symbol,
 )
 from tools.suit_shapes import deck_pips, drawn_suit, tight
-from tools.train_index_net import CALIBRATION_DECKS, fit_temperature
+from tools.train_index_net import CALIBRATION_DECKS, ensemble, fit_temperature
 from vision import corpus
 from vision.glyphs import (
     DARK,
@@ -280,7 +280,7 @@ def train(args: argparse.Namespace) -> None:
     for k in range(args.members):
         torch.manual_seed(args.seed + k)
         members.append(_fit_member(x, y, (cx, cy), args.epochs, args.batch))
-    model = _mean_of(members)
+    model = ensemble(members)
     logits = _logits(model, cx.astype(np.float32))
     accuracy = float((logits.argmax(1) == cy).mean())
     temperature = fit_temperature(logits, cy)
@@ -299,22 +299,6 @@ def train(args: argparse.Namespace) -> None:
     diff = float(np.abs(net.forward() - logits[:1]).max())
     print(f"{len(members)} member(s): calibration accuracy {accuracy:.4f}, temperature "
           f"{temperature:.2f}; cv2.dnn agrees to {diff:.2e}")
-
-
-def _mean_of(members: list):  # type: ignore[no-untyped-def, type-arg]
-    """One network whose logits are the mean of its members' (one ONNX file for cv2.dnn)."""
-    import torch
-    from torch import nn
-
-    class Mean(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.members = nn.ModuleList(members)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return torch.stack([m(x) for m in self.members]).mean(0)
-
-    return Mean()
 
 
 def main() -> None:

@@ -169,10 +169,11 @@ def ensemble(members: list):  # type: ignore[no-untyped-def, type-arg]
             super().__init__()
             self.members = nn.ModuleList(members)
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        def forward(self, x: torch.Tensor) -> torch.Tensor | tuple[torch.Tensor, ...]:
             outputs = [m(x) for m in self.members]
-            return (torch.stack([o[0] for o in outputs]).mean(0),
-                    torch.stack([o[1] for o in outputs]).mean(0))
+            if isinstance(outputs[0], tuple):  # a network of several heads: each averaged
+                return tuple(torch.stack(head).mean(0) for head in zip(*outputs, strict=True))
+            return torch.stack(outputs).mean(0)
 
     return Ensemble()
 

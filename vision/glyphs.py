@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.locate import corners
-from vision.reading import ModelError
+from vision.reading import ModelError, softmax
 
 __all__ = [
     "DARK",
@@ -241,14 +241,12 @@ class GlyphNet:
     def shapes(self, glyphs: list[np.ndarray]) -> np.ndarray:
         """Calibrated probabilities (N x 3) that each glyph is a spade, a club, or neither
         (a rank's letter, a piece of a picture, a red suit)."""
-        out = np.empty((len(glyphs), 3))
+        logits = np.empty((len(glyphs), 3), np.float32)
         # One glyph at a time, as for the index network (OpenCV 4.x ran batches wrong).
         for i, glyph in enumerate(glyphs):
             self.net.setInput(glyph.astype(np.float32)[None, None])
-            z = self.net.forward().reshape(-1) / self.temperature
-            e = np.exp(z - z.max())
-            out[i] = e / e.sum()
-        return out
+            logits[i] = self.net.forward().reshape(-1)
+        return softmax(logits, self.temperature).astype(np.float64)
 
     def club_log_odds(self, glyphs: list[np.ndarray]) -> np.ndarray:
         """For each glyph, the log-odds that it is a club rather than a spade, counted only

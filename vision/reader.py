@@ -28,7 +28,7 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import check
 from vision.glyphs import GlyphNet
 from vision.locate import corners, locate, straighten
-from vision.reading import ModelError, Reading
+from vision.reading import ModelError, Reading, softmax
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -83,14 +83,6 @@ def corner_patches(card: np.ndarray) -> np.ndarray:
     return np.stack([normalise_patch(c) for c in corners(card, CORNER_W, CORNER_H)])
 
 
-def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
-    z = logits / temperature
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class IndexNet:
     """The corner-index network loaded into ``cv2.dnn``, with its calibration."""
@@ -128,8 +120,8 @@ class IndexNet:
             ranks.append(rank_logits.reshape(-1))
             suits.append(suit_logits.reshape(-1))
         return (
-            _softmax(np.stack(ranks), self.rank_temperature),
-            _softmax(np.stack(suits), self.suit_temperature),
+            softmax(np.stack(ranks), self.rank_temperature),
+            softmax(np.stack(suits), self.suit_temperature),
         )
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from shoe.cards import Card, FaroError, Rank, Suit
 
-__all__ = ["ACCEPT_THRESHOLD", "ModelError", "Reader", "Reading"]
+__all__ = ["ACCEPT_THRESHOLD", "ModelError", "Reader", "Reading", "softmax"]
 
 class ModelError(FaroError):
     """A reader's network files are missing or unusable."""
@@ -43,3 +43,12 @@ class Reader(Protocol):
     """Anything that names the card in a BGR frame of the box's window."""
 
     def read(self, frame: np.ndarray) -> Reading: ...
+
+
+def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """Probabilities over the last axis from a network's logits, at its fitted temperature."""
+    z = logits / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
