@@ -38,6 +38,12 @@ _Y0, _Y1 = 0.07, 0.93
 GLYPHS_CONFIRM = 4.0
 #: This many pips more than the rank has contradict it.
 _EXTRA_PIPS = 3
+#: A blob of print at least _HIGH of the middle's height (a pip is 0.11) and broader than
+#: _WIDER_THAN_PIPS of its width is no number card's: pips stand in columns (on number cards
+#: of 14 decks under hard light the broadest was 0.67, a blurred 10). A foreign ace's
+#: picture is broader (its "Т" was read as 7).
+_WIDER_THAN_PIPS = 0.75
+_HIGH = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,7 @@ class Middle:
     widest: float  # the widest print blob's width, as a share of the middle's width
     blobs: int  # separated print blobs of pip size
     alike: bool  # those blobs are of one size (a number card's pips)
+    broadest: float  # the widest blob of some height (not a strip), as ``widest``
 
 
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
@@ -84,13 +91,16 @@ def _measure(ink: np.ndarray) -> Middle:
     stats = stats[1:]
     areas = stats[:, cv2.CC_STAT_AREA]
     if len(areas) == 0:
-        return Middle(0.0, 0.0, 0.0, 0, False)
+        return Middle(0.0, 0.0, 0.0, 0, False, 0.0)
     tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
     widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
+    # The box past the edge of a card located too large is a wide strip, not a picture.
+    high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
+    broadest = float(stats[high, cv2.CC_STAT_WIDTH].max()) / w if high.any() else 0.0
     # Pips: blobs at least a third the size of the largest (specks and stray lines are not).
     big = areas[areas >= max(areas.max() / 3.0, 40)]
     alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
-    return Middle(float(mask.mean()), tallest, widest, len(big), alike)
+    return Middle(float(mask.mean()), tallest, widest, len(big), alike, broadest)
 
 
 def _is_picture(m: Middle) -> bool:
@@ -110,8 +120,11 @@ def contradicts(rank: Rank, m: Middle) -> bool:
     if rank >= Rank.JACK:
         return _counts_pips(m)
     # Pips merge under blur (fewer blobs) and glare may split one (a blob more); far more
-    # pips than the rank has is a contradiction all the same.
-    return _is_picture(m) or (_counts_pips(m) and m.blobs >= int(rank) + _EXTRA_PIPS)
+    # pips than the rank has is a contradiction all the same, and so are a third as many
+    # where there are many (a 7 to 10 showed 5 blobs at the fewest, 14 decks, hard light).
+    too_few = rank >= Rank.SEVEN and 0 < m.blobs <= int(rank) // 3
+    return (_is_picture(m) or m.broadest > _WIDER_THAN_PIPS or too_few
+            or (_counts_pips(m) and m.blobs >= int(rank) + _EXTRA_PIPS))
 
 
 def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet) -> Reading:

@@ -44,6 +44,8 @@ __all__ = [
 
 #: Ink is darker than this share of the paper around it.
 DARK = 0.62
+#: The paper is found at 1/n of the resolution for every this many pixels of reach.
+_COARSE_REACH = 10
 
 
 def ink_levels(image: np.ndarray, reach: int = 9) -> tuple[np.ndarray, np.ndarray]:
@@ -55,7 +57,16 @@ def ink_levels(image: np.ndarray, reach: int = 9) -> tuple[np.ndarray, np.ndarra
     """
     img = image.astype(np.float32) + 1.0
     near = cv2.dilate(image, np.ones((reach, reach), np.uint8))
-    paper = cv2.GaussianBlur(near.astype(np.float32) + 1.0, (0, 0), reach / 3)
+    # Blurred this widely the paper changes slowly, so a wide reach finds it at a fraction
+    # of the resolution: at a quarter (reach 41) the levels move by 1.5% at most, and the
+    # blur, most of the time spent here, takes a sixth as long.
+    step = max(1, reach // _COARSE_REACH)
+    h, w = image.shape[:2]
+    if step > 1:
+        near = cv2.resize(near, (-(-w // step), -(-h // step)), interpolation=cv2.INTER_AREA)
+    paper = cv2.GaussianBlur(near.astype(np.float32) + 1.0, (0, 0), reach / 3 / step)
+    if step > 1:
+        paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
     b, g, r = cv2.split(cv2.divide(img, paper))
     # Compared per pixel with numpy's elementwise minimum (fast on one core).
     lo = np.minimum(np.minimum(np.minimum(b, g), r), 1.0)
@@ -84,8 +95,9 @@ _MIN_PIP_AREA = 60
 #: hold the indices (a blob wholly inside one is an index, not a pip).
 _PIP_ZONE = (0.08, 0.04)
 _INDEX_ZONE = (0.3, 0.3)
-#: At most this many pips are looked at: they are all the same shape.
-_MAX_PIPS = 6
+#: At most this many pips are looked at: they are all the same shape, and each costs some
+#: 0.5 ms through the network.
+_MAX_PIPS = 4
 _MODEL_NAME = "glyph_net.onnx"
 _META_NAME = "glyph_net.json"
 
@@ -113,7 +125,7 @@ def glyph_input(level: np.ndarray, keep: np.ndarray) -> np.ndarray:
     rim = cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(bool)
     dark = np.where(rim, 1.0 - np.clip(level, 0.0, 1.0), 0.0).astype(np.float32)
     dark = dark[y0:y1, x0:x1]
-    top = float(np.percentile(dark[dark > 0], 90)) if (dark > 0).any() else 1.0
+    top = _ninetieth(dark[dark > 0]) if (dark > 0).any() else 1.0
     dark = np.clip(dark / max(top, 0.1), 0.0, 1.0)
     h, w = dark.shape
     inner = GLYPH_SIZE - 4  # a margin of two pixels
@@ -124,6 +136,16 @@ def glyph_input(level: np.ndarray, keep: np.ndarray) -> np.ndarray:
     oy, ox = (GLYPH_SIZE - size[1]) // 2, (GLYPH_SIZE - size[0]) // 2
     out[oy:oy + size[1], ox:ox + size[0]] = np.clip(small, 0.0, 1.0)
     return out
+
+
+def _ninetieth(values: np.ndarray) -> float:
+    """``np.percentile(values, 90)``, interpolated alike, from a partial sort (25 times
+    sooner on a glyph's few hundred pixels)."""
+    at = 0.9 * (len(values) - 1)
+    lo = int(at)
+    hi = min(lo + 1, len(values) - 1)
+    part = np.partition(values, (lo, hi))
+    return float(part[lo] + (at - lo) * (part[hi] - part[lo]))
 
 
 def corner_glyph(corner: np.ndarray) -> np.ndarray | None:
@@ -214,7 +236,13 @@ def pip_glyphs(card: np.ndarray) -> list[np.ndarray]:
     pips = np.flatnonzero(whole & (area >= max(area[whole].max() / 2.0, _MIN_PIP_AREA)))
     if len(pips) < 2:
         return []  # one blob may be anything: a picture, an ornament, a merged row
-    return [glyph_input(level, labels == i + 1) for i in pips[:_MAX_PIPS]]
+    # Each pip from the box around it only (the same input, sooner than from the whole zone):
+    # its rim reaches one pixel past it.
+    found = []
+    for i in pips[:_MAX_PIPS]:
+        box = np.s_[max(0, y[i] - 2):y[i] + bh[i] + 2, max(0, x[i] - 2):x[i] + bw[i] + 2]
+        found.append(glyph_input(level[box], labels[box] == i + 1))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import numpy as np
 from vision.pairwise import colour_distance
 
 __all__ = ["COLOURS_APART", "COLOUR_EVIDENCE", "SHAPE_EVIDENCE", "Aligned", "Candidate",
-           "align", "colour_verdict", "shape_verdict", "suit_tournament"]
+           "align", "colour_verdict", "corners_only", "shape_verdict", "suit_tournament"]
 
 #: Candidates whose inks are COLOURS_APART or more apart (vision.pairwise.colour_distance)
 #: are told apart by the ink's colour, the view at least COLOUR_EVIDENCE nearer one; others
@@ -52,6 +52,14 @@ _SEEN_ENOUGH = 0.5
 #: Ink this dark counts for its colour (as vision.pairwise.ink_colour).
 _INKED = 0.4
 _NEAR = np.ones((3, 3), np.uint8)
+#: Two candidates that differ over fewer pixels than this differ by a speck, not a shape
+#: (the small suit glyph of a court card's index differs over 27 or more; the specks that
+#: named KD for a KH whose suit is printed mid-card, over 6).
+_LEAST_DIFFERENCE = 20
+#: A court card's corners (fractions of the map's width and height): its suit is printed
+#: there, while its picture's broad shading differs between two learning frames by more
+#: than a pip (a blind deck's dark silhouettes named QC for a QS at 1.000).
+_COURT_CORNER = (0.3, 0.25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +96,29 @@ def align(view: np.ndarray, learned: np.ndarray) -> Aligned:
     return Aligned(cv2.GaussianBlur(ink, (0, 0), _SOFTEN), cover)
 
 
-def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned
-                  ) -> tuple[float, float]:
+def corners_only(shape: tuple[int, ...]) -> np.ndarray:
+    """A mask (1 inside) of a map's four corners, where a court card prints its suit."""
+    h, w = shape[:2]
+    dy, dx = round(_COURT_CORNER[1] * h), round(_COURT_CORNER[0] * w)
+    mask = np.zeros((h, w), np.float32)
+    for rows in (slice(0, dy), slice(h - dy, h)):
+        mask[rows, :dx] = mask[rows, w - dx:] = 1.0
+    return mask
+
+
+def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
+                  region: np.ndarray | None = None) -> tuple[float, float]:
     """(evidence, visible): how much better the view's ink fits ``a`` than ``b`` where they
-    differ (+1: only ``a`` fits, -1: only ``b``), and the share of that place seen."""
+    differ (+1: only ``a`` fits, -1: only ``b``), and the share of that place seen; only
+    inside ``region`` (a mask) if one is given."""
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
-    both = a.cover * b.cover
+    both = a.cover * b.cover if region is None else a.cover * b.cover * region
     seen = both * (unknown < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
     total = float(place.sum())
-    if total <= 0:
+    if total < _LEAST_DIFFERENCE:
         return 0.0, 0.0
     where = place * seen
     visible = float(where.sum()) / total
@@ -131,12 +150,14 @@ def colour_verdict(view: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
                     candidates: list[Candidate], evidence: float = SHAPE_EVIDENCE,
                     colour_evidence: float = COLOUR_EVIDENCE,
-                    colours_apart: float = COLOURS_APART) -> int | None:
+                    colours_apart: float = COLOURS_APART,
+                    region: np.ndarray | None = None) -> int | None:
     """The candidate (index) the view prefers to every other one, or None: to one of another
     colour (inks at least ``colours_apart`` in redness) by its ink's colour, by at least
     ``colour_evidence``; to one of its colour by the pips' shapes, by at least
-    ``evidence``, with enough of their difference seen. (A heart turned half round is
-    nearly a spade without its stem: shapes alone do not tell the colours apart.)"""
+    ``evidence``, with enough of their difference seen (inside ``region``, a mask, if one is
+    given). (A heart turned half round is nearly a spade without its stem: shapes alone do
+    not tell the colours apart.)"""
     placed = [align(view, c.fine) for c in candidates]
     inked = float((view > _INKED).sum())
 
@@ -146,7 +167,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             least = min(float((c.fine > _INKED).sum()) for c in (a, b))
             return (inked >= _SEEN_ENOUGH * least
                     and colour_verdict(colour, a.colour, b.colour) >= colour_evidence)
-        score, visible = shape_verdict(view, unknown, placed[i], placed[j])
+        score, visible = shape_verdict(view, unknown, placed[i], placed[j], region)
         return score >= evidence and visible >= _SEEN_ENOUGH
 
     n = len(candidates)

@@ -50,6 +50,21 @@ def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, co
     assert not contradicts(Card.parse(code).rank, middle)
 
 
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_no_number_card_contradicts_its_own_rank(deck_faces: Faces, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for card in (c for c in faces if Rank.TWO <= c.rank <= Rank.TEN):
+        assert not contradicts(card.rank, look_at_middle(_straight(faces, card.code))), card
+
+
+def test_a_foreign_ace_read_as_a_seven_is_contradicted(deck_faces: Faces) -> None:
+    # This deck indexes its aces "T" (Cyrillic), which the index network takes for a 7;
+    # the ace's picture spans the middle, wider than any column of pips.
+    faces = deck_faces("slavic_costumes", 350)
+    for suit in "SHDC":
+        assert contradicts(Rank.SEVEN, look_at_middle(_straight(faces, "A" + suit))), suit
+
+
 def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces,
                                                              glyphs: GlyphNet) -> None:
     faces = deck_faces("anglo", 350)

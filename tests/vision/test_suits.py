@@ -6,15 +6,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Rank
+from vision.descriptors import FINE
 from vision.learn import learn_profile
 from vision.locate import straighten
 from vision.pairwise import colour_distance, ink_colour
 from vision.profile import DeckProfile, ProfileReader, describe, describe_ink
-from vision.suits import Candidate, colour_verdict, suit_tournament
+from vision.suits import Candidate, colour_verdict, corners_only, suit_tournament
 
 sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, learning_pass, stills
@@ -101,3 +103,42 @@ def test_reads_pip_only_aces_and_threes_surely(dev_pip_only_profile: DeckProfile
     assert len(sure) >= len(cards) - 1
     assert all(r.rank_confidence > 0.9 for r, c in zip(readings, cards, strict=True)
                if c.rank == Rank.ACE)
+
+
+def _court_map(club: bool, shading: float) -> np.ndarray:
+    """A court card's fine ink map: its suit in two corners, a broad shaded picture."""
+    ink = np.zeros(FINE, np.float32)
+    h, w = FINE
+    cv2.ellipse(ink, (w // 2, h // 2), (w // 4, h // 3), 0, 0, 360, shading, -1)
+    for x, y in ((9, 10), (w - 10, h - 11)):
+        if club:
+            for dx, dy in ((-3, 1), (3, 1), (0, -3)):
+                cv2.circle(ink, (x + dx, y + dy), 3, 1.0, -1)
+        else:
+            cv2.fillConvexPoly(ink, np.array([(x, y - 6), (x - 5, y + 3), (x + 5, y + 3)]), 1.0)
+    return ink
+
+
+def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading() -> None:
+    """Two learning frames shade a broad picture differently, by more than a pip differs:
+    over the whole card the shading decides, in the corners the suit does."""
+    spade, club = _court_map(False, 0.35), _court_map(True, 0.9)
+    view = _court_map(False, 0.9)  # the spade, its picture shaded as the club was learned
+    colour = np.zeros(3, np.float32)
+    candidates = [Candidate(spade, colour), Candidate(club, colour)]
+    unknown = np.zeros(FINE, np.float32)
+    assert suit_tournament(view, unknown, colour, candidates) == 1
+    assert suit_tournament(view, unknown, colour, candidates, region=corners_only(FINE)) == 0
+
+
+def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
+    """A court card whose suit is printed mid-card differs in its corners by a speck of
+    noise only: the corners decide nothing there, whatever that speck says."""
+    king = _court_map(False, 0.5)
+    speck = king.copy()
+    speck[8:10, 16:18] = 1.0
+    colour = np.zeros(3, np.float32)
+    candidates = [Candidate(king, colour), Candidate(speck, colour)]
+    unknown = np.zeros(FINE, np.float32)
+    corners = corners_only(FINE)
+    assert suit_tournament(speck, unknown, colour, candidates, region=corners) is None
