@@ -41,7 +41,7 @@ from vision.pairwise import Placed, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
 from vision.reader import CornerReader
 from vision.reading import Reading
-from vision.suits import Candidate, corners_only, suit_tournament
+from vision.suits import Candidate, suit_tournament
 
 __all__ = [
     "FORMAT",
@@ -357,13 +357,8 @@ class ProfileReader:
             return self._match(scores, card)
         ink, unknown = seen.ink()[2:]
         candidates = [Candidate(self.profile.fine[c], self._colours[c]) for c in close]
-        colour = ink_colour(seen.whole, seen.ink()[0])
-        winner = None
-        if _COURT[card]:  # its suit in its corners first (vision.suits.corners_only)
-            winner = suit_tournament(ink, unknown, colour, candidates,
-                                     region=corners_only(ink.shape))
-        if winner is None:
-            winner = suit_tournament(ink, unknown, colour, candidates)
+        winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
+                                 candidates, court=_COURT[card])
         # Court cards' pictures differ all over, not only in their pips: there the ink may
         # overrule only a near tie (on a blind deck whose kings are different pharaohs it
         # named KH for KC at 0.998, 0.136 below the best match).

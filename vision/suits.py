@@ -150,18 +150,18 @@ def colour_verdict(view: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
                     candidates: list[Candidate], evidence: float = SHAPE_EVIDENCE,
                     colour_evidence: float = COLOUR_EVIDENCE,
-                    colours_apart: float = COLOURS_APART,
-                    region: np.ndarray | None = None) -> int | None:
+                    colours_apart: float = COLOURS_APART, court: bool = False) -> int | None:
     """The candidate (index) the view prefers to every other one, or None: to one of another
     colour (inks at least ``colours_apart`` in redness) by its ink's colour, by at least
     ``colour_evidence``; to one of its colour by the pips' shapes, by at least
-    ``evidence``, with enough of their difference seen (inside ``region``, a mask, if one is
-    given). (A heart turned half round is nearly a spade without its stem: shapes alone do
-    not tell the colours apart.)"""
+    ``evidence``, with enough of their difference seen. (A heart turned half round is
+    nearly a spade without its stem: shapes alone do not tell the colours apart.)
+    Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
+    over the whole card only where the corners decide nothing."""
     placed = [align(view, c.fine) for c in candidates]
     inked = float((view > _INKED).sum())
 
-    def prefers(i: int, j: int) -> bool:
+    def prefers(i: int, j: int, region: np.ndarray | None) -> bool:
         a, b = candidates[i], candidates[j]
         if colour_distance(a.colour, b.colour) >= colours_apart:
             least = min(float((c.fine > _INKED).sum()) for c in (a, b))
@@ -171,7 +171,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         return score >= evidence and visible >= _SEEN_ENOUGH
 
     n = len(candidates)
-    for i in range(n):
-        if all(prefers(i, j) for j in range(n) if j != i):
-            return i
+    for region in ([corners_only(view.shape)] if court else []) + [None]:
+        for i in range(n):
+            if all(prefers(i, j, region) for j in range(n) if j != i):
+                return i
     return None

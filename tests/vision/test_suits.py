@@ -16,7 +16,7 @@ from vision.learn import learn_profile
 from vision.locate import straighten
 from vision.pairwise import colour_distance, ink_colour
 from vision.profile import DeckProfile, ProfileReader, describe, describe_ink
-from vision.suits import Candidate, colour_verdict, corners_only, suit_tournament
+from vision.suits import Candidate, colour_verdict, suit_tournament
 
 sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, learning_pass, stills
@@ -128,7 +128,7 @@ def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading()
     candidates = [Candidate(spade, colour), Candidate(club, colour)]
     unknown = np.zeros(FINE, np.float32)
     assert suit_tournament(view, unknown, colour, candidates) == 1
-    assert suit_tournament(view, unknown, colour, candidates, region=corners_only(FINE)) == 0
+    assert suit_tournament(view, unknown, colour, candidates, court=True) == 0
 
 
 def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
@@ -140,5 +140,4 @@ def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
     colour = np.zeros(3, np.float32)
     candidates = [Candidate(king, colour), Candidate(speck, colour)]
     unknown = np.zeros(FINE, np.float32)
-    corners = corners_only(FINE)
-    assert suit_tournament(speck, unknown, colour, candidates, region=corners) is None
+    assert suit_tournament(speck, unknown, colour, candidates, court=True) is None
