@@ -113,7 +113,7 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     inside ``region`` (a mask) if one is given."""
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
-    both = a.cover * b.cover if region is None else a.cover * b.cover * region
+    both = a.cover * b.cover * (1.0 if region is None else region)
     seen = both * (unknown < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
