@@ -261,13 +261,24 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     scale = _WORK_W / w
     small = cv2.resize(frame, (_WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     mask, white = _card_mask(small)
+    # Failing all else, the card may lie against one side of the picture (a camera set off
+    # centre), where cloth and the box usually are.
+    for at_side in (False, True):
+        quad = _search(frame, mask, white, scale, at_side)
+        if quad is not None:
+            return quad
+    return None
+
+
+def _search(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
+            at_side: bool) -> CardQuad | None:
     # A reflection streak across the box's metal can join the card to a light cloth on
     # both sides; cutting thin bands (across, then along) parts them again.
     for joined in _closings(mask):
         for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
             cut = joined if kernel is None else cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel)
             quad = _best_candidate(frame, cut, white, scale,
-                                   None if kernel is None else joined)
+                                   None if kernel is None else joined, at_side)
             if quad is not None:
                 return quad
     return None
@@ -285,7 +296,7 @@ def _closings(mask: np.ndarray) -> Iterator[np.ndarray]:
 
 
 def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
-                    uncut: np.ndarray | None = None) -> CardQuad | None:
+                    uncut: np.ndarray | None = None, at_side: bool = False) -> CardQuad | None:
     """The largest region of the mask that can be the card: enough of it white paper (a
     saturated cloth, red or brown, is all "print").
 
@@ -305,13 +316,14 @@ def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scal
             region = (near > 0) & (uncut > 0)
         if np.count_nonzero(white[region]) < _MIN_WHITE * np.count_nonzero(region):
             continue
-        candidate = _candidate(frame, region, scale)
+        candidate = _candidate(frame, region, scale, at_side)
         if candidate is not None and stats[label, cv2.CC_STAT_AREA] > best_area:
             best, best_area = candidate, float(stats[label, cv2.CC_STAT_AREA])
     return best
 
 
-def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad | None:
+def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: bool = False
+               ) -> CardQuad | None:
     """The region's outline if it can be the card: solid, portrait, the right size."""
     h = frame.shape[0]
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
@@ -336,9 +348,11 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float) -> CardQuad 
     if not _plausible(rough, h):
         return None
     # The box's metal frame lies between the card and the picture's sides; a region that
-    # runs into a side is cloth or the box, not the card.
-    xs = rough.array()[:, 0]
-    if xs.min() < 8 or xs.max() > frame.shape[1] - 9:
+    # runs into a side is cloth or the box, not the card, unless ``at_side`` (the last try)
+    # and into one side only, clear of the top and the bottom (cloth runs on past them).
+    xs, ys = rough.array()[:, 0], rough.array()[:, 1]
+    left, right = xs.min() < 8, xs.max() > frame.shape[1] - 9
+    if (left or right) and (not at_side or (left and right) or ys.min() < 8 or ys.max() > h - 9):
         return None
     blue, green, red = cv2.split(frame)
     lightness = cv2.min(cv2.min(blue, green), red)

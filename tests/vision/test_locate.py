@@ -58,6 +58,23 @@ def test_the_outline_lies_on_the_card_edges_under_hard_conditions() -> None:
     assert sum(e > 8.0 for e in errors) <= 2
 
 
+def test_finds_a_card_that_runs_past_a_side_of_the_picture() -> None:
+    # A camera set off centre: the card runs 10 px out of the picture at one side, where
+    # cloth and the box usually are. Its top and bottom edges still lie where they were.
+    deck = faces(DEV_DECK)
+    rng = np.random.default_rng(3)
+    for code, side in (("KS", 1), ("10C", -1), ("AD", 1), ("5H", -1)):
+        camera = StillCamera(SceneParams(), rng, [deck[Card.parse(code)]])
+        frame = camera.shoot(deck[Card.parse(code)])
+        truth = quad_from_corners(camera.scene.card_corners()).array()
+        dx = 650 - truth[:, 0].max() if side == 1 else -10 - truth[:, 0].min()
+        moved = cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, 0]]), (640, 480),
+                               borderMode=cv2.BORDER_REPLICATE)
+        quad = locate(moved)
+        assert quad is not None, code
+        assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 4.0, code
+
+
 def test_finds_nothing_in_a_plain_table_cloth() -> None:
     assert locate(table_cloth(1)) is None
 
