@@ -16,16 +16,15 @@ way up) says how much likelier a club is than a spade, as log-odds.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.locate import corners
-from vision.reading import ModelError, softmax
+from vision.reading import ModelError, load_network, softmax
 
 __all__ = [
     "DARK",
@@ -98,8 +97,7 @@ _INDEX_ZONE = (0.3, 0.3)
 #: At most this many pips are looked at: they are all the same shape, and each costs some
 #: 0.5 ms through the network.
 _MAX_PIPS = 4
-_MODEL_NAME = "glyph_net.onnx"
-_META_NAME = "glyph_net.json"
+_MODEL_STEM = "glyph_net"
 
 
 def index_corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -255,16 +253,13 @@ class GlyphNet:
     @classmethod
     def load(cls, folder: Path | None = None) -> GlyphNet:
         """Load ``glyph_net.onnx`` and ``glyph_net.json`` (default: the packaged ones)."""
-        try:
-            data = resources.files("vision") / "data" if folder is None else folder
-            model = (data / _MODEL_NAME).read_bytes()
-            meta = json.loads((data / _META_NAME).read_text())
+
+        def build(net: cv2.dnn.Net, meta: dict[str, Any]) -> GlyphNet:
             if int(meta["size"]) != GLYPH_SIZE:
                 raise ModelError(f"glyph network expects {meta['size']} pixels a side")
-            net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
             return cls(net, float(meta["temperature"]))
-        except (OSError, KeyError, ValueError, cv2.error) as exc:
-            raise ModelError(f"cannot load the glyph network: {exc}") from exc
+
+        return load_network(_MODEL_STEM, "glyph network", folder, build)
 
     def shapes(self, glyphs: list[np.ndarray]) -> np.ndarray:
         """Calibrated probabilities (N x 3) that each glyph is a spade, a club, or neither

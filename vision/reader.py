@@ -15,11 +15,9 @@ Reading(card=Card.parse('QH'), confidence=0.998, ...)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -28,7 +26,7 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import check
 from vision.glyphs import GlyphNet
 from vision.locate import corners, locate, straighten
-from vision.reading import ModelError, Reading, softmax
+from vision.reading import ModelError, Reading, load_network, softmax
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -57,8 +55,7 @@ PATCH_W = 40
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
-_MODEL_NAME = "index_net.onnx"
-_META_NAME = "index_net.json"
+_MODEL_STEM = "index_net"
 
 
 def normalise_patch(patch: np.ndarray) -> np.ndarray:
@@ -94,20 +91,13 @@ class IndexNet:
     @classmethod
     def load(cls, folder: Path | None = None) -> IndexNet:
         """Load ``index_net.onnx`` and ``index_net.json`` (default: the packaged ones)."""
-        try:
-            if folder is None:
-                data = resources.files("vision") / "data"
-                model = (data / _MODEL_NAME).read_bytes()
-                meta = json.loads((data / _META_NAME).read_text())
-            else:
-                model = (folder / _MODEL_NAME).read_bytes()
-                meta = json.loads((folder / _META_NAME).read_text())
-            net = cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8))
+
+        def build(net: cv2.dnn.Net, meta: dict[str, Any]) -> IndexNet:
             if (meta["patch_h"], meta["patch_w"]) != (PATCH_H, PATCH_W):
                 raise ModelError(f"index network expects {meta['patch_h']}x{meta['patch_w']}")
             return cls(net, float(meta["rank_temperature"]), float(meta["suit_temperature"]))
-        except (OSError, KeyError, ValueError, cv2.error) as exc:
-            raise ModelError(f"cannot load the index network: {exc}") from exc
+
+        return load_network(_MODEL_STEM, "index network", folder, build)
 
     def probabilities(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated rank (N x 14) and suit (N x 4) probabilities for a batch of patches."""

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
+import cv2
 import numpy as np
 
 from shoe.cards import Card, FaroError, Rank, Suit
 
-__all__ = ["ACCEPT_THRESHOLD", "ModelError", "Reader", "Reading", "softmax"]
+__all__ = ["ACCEPT_THRESHOLD", "ModelError", "Reader", "Reading", "load_network", "softmax"]
+
+_Loaded = TypeVar("_Loaded")
+
 
 class ModelError(FaroError):
     """A reader's network files are missing or unusable."""
@@ -52,3 +60,19 @@ def softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
     e = np.exp(z)
     out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
     return out
+
+
+def load_network(stem: str, what: str, folder: Path | None,
+                 build: Callable[[cv2.dnn.Net, dict[str, Any]], _Loaded]) -> _Loaded:
+    """``build(net, meta)`` from ``<stem>.onnx`` read into ``cv2.dnn`` and its calibration
+    ``<stem>.json``, both in ``folder`` (default: the packaged ones in ``vision/data``).
+
+    Files missing, corrupt or short of a field are a :class:`ModelError` naming ``what``.
+    """
+    try:
+        data = resources.files("vision") / "data" if folder is None else folder
+        model = (data / f"{stem}.onnx").read_bytes()
+        meta = json.loads((data / f"{stem}.json").read_text())
+        return build(cv2.dnn.readNetFromONNX(np.frombuffer(model, np.uint8)), meta)
+    except (OSError, KeyError, ValueError, cv2.error) as exc:
+        raise ModelError(f"cannot load the {what}: {exc}") from exc
