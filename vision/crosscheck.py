@@ -74,13 +74,9 @@ def look_at_middle(card: np.ndarray) -> Middle:
     return _measure(_middle_mask(card))
 
 
-def _middle(card: np.ndarray) -> np.ndarray:
-    """The middle of a straightened card: clear of both corner indices."""
-    return card[round(_Y0 * CARD_H):round(_Y1 * CARD_H), round(_X0 * CARD_W):round(_X1 * CARD_W)]
-
-
 def _middle_mask(card: np.ndarray) -> np.ndarray:
-    return _ink_mask(_middle(card))
+    middle = card[round(_Y0 * CARD_H):round(_Y1 * CARD_H), round(_X0 * CARD_W):round(_X1 * CARD_W)]
+    return _ink_mask(middle)
 
 
 def _measure(ink: np.ndarray) -> Middle:
