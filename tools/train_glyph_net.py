@@ -83,13 +83,13 @@ def deck_glyphs(decks: list[str], per_card: int, rng: np.random.Generator
             # Red cards are here only to be told from black shapes: fewer of them.
             for _ in range(per_card if card.suit in BLACK else per_card // 3):
                 view = photometric(straightened_view(faces[card], rng), rng)
-                found: list[tuple[np.ndarray | None, int]] = []
+                found: list[tuple[np.ndarray, int]] = []
                 for corner in index_corners(view):
                     blobs = find_index(corner)
-                    if blobs is None or not _indexed(deck, card):
+                    # No suit under a rank: the topmost blob may be a suit whose rank was
+                    # cut off.
+                    if blobs is None or blobs.suit is None or not _indexed(deck, card):
                         continue
-                    if blobs.suit is None:
-                        continue  # the topmost blob may be a suit whose rank was cut off
                     found.append((glyph_input(blobs.level, blobs.labels == blobs.suit),
                                   _label(card)))
                     if rng.random() < 0.3:
@@ -97,10 +97,8 @@ def deck_glyphs(decks: list[str], per_card: int, rng: np.random.Generator
                                       OTHER))
                 if Rank.TWO <= card.rank <= Rank.TEN:
                     found += [(g, _label(card)) for g in pip_glyphs(view)[:2]]
-                for glyph, label in found:
-                    if glyph is not None:
-                        xs.append(glyph)
-                        ys.append(label)
+                xs += [glyph for glyph, _ in found]
+                ys += [label for _, label in found]
         print(f"  {deck}: {len(xs)} glyphs so far", flush=True)
     return xs, ys
 
