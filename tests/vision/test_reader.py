@@ -88,3 +88,15 @@ def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_load_reader_without_a_profile_is_zero_shot() -> None:
     assert isinstance(load_reader(None), CornerReader)
+
+
+def test_corners_of_two_different_cards_are_not_read_surely(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
+    # Each corner alone is sure of its card; together they are doubt, neither one winning.
+    for top, bottom in (("6H", "9H"), ("KS", "QS"), ("7C", "7S")):
+        straight, other = (cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
+                                      interpolation=cv2.INTER_AREA) for code in (top, bottom))
+        h, w = round(0.5 * CARD_H), round(0.5 * CARD_W)
+        straight[h:, w:] = other[h:, w:]  # the bottom-right corner from the other card
+        reading = reader.read_card(straight)
+        assert not reading.is_sure, (top, bottom, reading)
