@@ -190,11 +190,11 @@ def main() -> None:
         def misses(mode: str, deck: str = deck) -> str:
             return f"{deck} {mode}" if args.misses else ""
 
-        if "zero" in args.modes and (info.index_style == "standard" or args.foreign):
+        standard = info.index_style == "standard"
+        if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
                           misses=misses("zero"), repeat=args.repeat)
             # Foreign indices are counted apart: the zero-shot reader is not for them.
-            standard = info.index_style == "standard"
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
         elif "zero" in args.modes:

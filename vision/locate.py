@@ -296,7 +296,7 @@ def _closings(mask: np.ndarray) -> Iterator[np.ndarray]:
 
 
 def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
-                    uncut: np.ndarray | None = None, at_side: bool = False) -> CardQuad | None:
+                    uncut: np.ndarray | None, at_side: bool) -> CardQuad | None:
     """The largest region of the mask that can be the card: enough of it white paper (a
     saturated cloth, red or brown, is all "print").
 
@@ -322,7 +322,7 @@ def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scal
     return best
 
 
-def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: bool = False
+def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: bool
                ) -> CardQuad | None:
     """The region's outline if it can be the card: solid, portrait, the right size."""
     h = frame.shape[0]
@@ -350,7 +350,7 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
     # The box's metal frame lies between the card and the picture's sides; a region that
     # runs into a side is cloth or the box, not the card, unless ``at_side`` (the last try)
     # and into one side only, clear of the top and the bottom (cloth runs on past them).
-    xs, ys = rough.array()[:, 0], rough.array()[:, 1]
+    xs, ys = rough.array().T
     left, right = xs.min() < 8, xs.max() > frame.shape[1] - 9
     if (left or right) and (not at_side or (left and right) or ys.min() < 8 or ys.max() > h - 9):
         return None
