@@ -33,6 +33,11 @@ _MAX_HEIGHT_FRACTION = 1.02
 #: A card is 0.716 wide for its height; the lips may hide a few percent of the width.
 _MIN_ASPECT = 0.52
 _MAX_ASPECT = 0.86
+#: The card stands within about 6 degrees of upright and the camera's tilt slants its sides
+#: up to some 10 degrees more (RIG.md; 10.6 at most over 400 simulated hard scenes): a side
+#: further from its axis than this is an outline gone wrong (a court card's diagonal sword,
+#: glare cut off at a slant).
+_MAX_SLANT_DEG = 16.0
 #: The card's paper is at least this share of its region (court cards and big pips are the
 #: rest; on simulated hard frames of 14 dev decks no card was under 0.29).
 _MIN_WHITE = 0.15
@@ -362,11 +367,18 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
 
 
 def _plausible(quad: CardQuad, frame_height: int) -> bool:
-    """Portrait by the box's construction, and as large as the camera's mount makes it."""
+    """Portrait and near upright by the box's construction, and as large as the camera's
+    mount makes it."""
     if not _MIN_HEIGHT_FRACTION * frame_height <= quad.height <= (
             _MAX_HEIGHT_FRACTION * frame_height):
         return False
-    return _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT
+    if not _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT:
+        return False
+    # Top and bottom run across (angle from the x axis), left and right down (from y).
+    sides = np.roll(quad.array(), -1, axis=0) - quad.array()
+    along = np.abs(sides[[0, 2], 1]) / np.maximum(np.abs(sides[[0, 2], 0]), 1e-6)
+    down = np.abs(sides[[1, 3], 0]) / np.maximum(np.abs(sides[[1, 3], 1]), 1e-6)
+    return bool(np.all(np.concatenate([along, down]) <= np.tan(np.radians(_MAX_SLANT_DEG))))
 
 
 def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
