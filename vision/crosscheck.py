@@ -5,9 +5,12 @@ separated pips of one size; a court card a big picture. A reading whose kind the
 clearly contradicts (an index read as 8 on a court card, a king read on a card of pips) is
 capped below the accept threshold, so the deal holds it instead of paying on it. So is a
 black suit that the suit glyphs, cut out alone (the pips of the middle and the glyphs under
-the indices, :mod:`vision.glyphs`), do not surely confirm.
+the indices, :mod:`vision.glyphs`), do not surely confirm, and a J or K whose rank glyph
+encloses a tall counter, as a D does (a foreign queen, which the index network may take for
+a jack).
 
-The check only ever lowers a confidence, and only when the middle is clear about it.
+The check only ever lowers a confidence, and only when the middle or the glyph is clear
+about it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ import cv2
 import numpy as np
 
 from shoe.cards import Rank, Suit
-from vision.glyphs import DARK, GlyphNet, black_suit_evidence, ink_levels
+from vision.glyphs import (
+    DARK,
+    GlyphNet,
+    black_suit_evidence,
+    index_corners,
+    ink_levels,
+    rank_encloses_counter,
+)
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -128,13 +138,19 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet) -> Reading:
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
-    if contradicts(reading.rank, _measure(_middle_mask(card))):
+    if contradicts(reading.rank, _measure(_middle_mask(card))) or _foreign_letter(reading, card):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        rank_confidence=min(reading.rank_confidence, CAP))
     if reading.suit in (Suit.SPADES, Suit.CLUBS) and not _glyphs_confirm(reading, card, glyphs):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        suit_confidence=min(reading.suit_confidence, CAP))
     return reading
+
+
+def _foreign_letter(reading: Reading, card: np.ndarray) -> bool:
+    """A J or K read from a rank that encloses a tall counter: a German queen's D, say."""
+    return reading.rank in (Rank.JACK, Rank.KING) and any(
+        rank_encloses_counter(corner) for corner in index_corners(card))
 
 
 def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet) -> bool:

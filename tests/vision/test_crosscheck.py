@@ -10,7 +10,7 @@ import pytest
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import CAP, check, contradicts, look_at_middle
-from vision.glyphs import GlyphNet
+from vision.glyphs import GlyphNet, index_corners, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -84,3 +84,23 @@ def test_a_right_reading_keeps_its_confidence(deck_faces: Faces, glyphs: GlyphNe
 def test_an_unsure_reading_is_left_alone(deck_faces: Faces, glyphs: GlyphNet) -> None:
     unsure = Reading(Card.parse("8H"), 0.3, Rank.EIGHT, Suit.HEARTS, 0.5, 0.6)
     assert check(unsure, _straight(deck_faces("anglo", 350), "QH"), glyphs) == unsure
+
+
+@pytest.mark.parametrize("deck", ["berlin", "lattmann", "rheinland"])
+def test_a_german_queen_read_as_a_jack_is_capped(deck_faces: Faces, glyphs: GlyphNet,
+                                                 deck: str) -> None:
+    # These decks index their queens "D" (Dame); the index network may take it for a J.
+    # A D encloses a counter as tall as itself; no J or K does.
+    faces = deck_faces(deck, 350)
+    for suit in "SHDC":
+        capped = check(_sure("J" + suit), _straight(faces, "Q" + suit), glyphs)
+        assert not capped.is_sure, (deck, suit)
+        assert capped.rank_confidence <= CAP
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot", "orell", "dondorf"])
+def test_no_standard_jack_or_king_encloses_a_counter(deck_faces: Faces, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for code in (r + s for r in "JK" for s in "SHDC"):
+        card = _straight(faces, code)
+        assert not any(rank_encloses_counter(c) for c in index_corners(card)), (deck, code)
