@@ -223,8 +223,8 @@ _COUNTER_AREA = 0.12
 
 
 def rank_encloses_counter(corner: np.ndarray) -> bool:
-    """Whether the rank of an index corner encloses a tall counter (a D, an O, an R's
-    bowl is shorter). No J or K does: such a rank read as one is a foreign letter."""
+    """Whether the rank of an index corner encloses a tall counter, as a D or an O does (an
+    R's bowl is shorter). No J or K does: such a rank read as one is a foreign letter."""
     found = find_index(corner)
     if found is None:
         return False
