@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pixels import brightest_channel, darkest_channel
+
 __all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "locate", "quad_from_corners",
            "straighten"]
 
@@ -89,8 +91,8 @@ def _card_mask(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     The box around the card is dull grey metal: neither bright nor saturated. A warm or
     cool light lifts one channel; the darkest channel tells the card's white from it.
     """
-    lowest = small.min(axis=2)
-    highest = small.max(axis=2)
+    lowest = darkest_channel(small)
+    highest = brightest_channel(small)
     whiteness = cv2.GaussianBlur(lowest, (3, 3), 0)
     level, _ = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     white = whiteness > level

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pixels import darkest_channel
+
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
            "place", "tournament"]
 
@@ -71,7 +73,7 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     paper too (unless the whole card is that bright: then clipping is the exposure, not
     glare).
     """
-    grey = cv2.resize(inner.min(axis=2), (inner.shape[1] // 2, inner.shape[0] // 2),
+    grey = cv2.resize(darkest_channel(inner), (inner.shape[1] // 2, inner.shape[0] // 2),
                       interpolation=cv2.INTER_AREA).astype(np.float32)
     closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
     paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)

@@ -26,6 +26,7 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import check
 from vision.glyphs import GlyphNet
 from vision.locate import corners, locate, straighten
+from vision.pixels import ninetieth
 from vision.reading import ModelError, Reading, load_network, softmax
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def normalise_patch(patch: np.ndarray) -> np.ndarray:
     """
     small = cv2.resize(patch, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
     flat = small.reshape(-1, 3).astype(np.float32)
-    white = np.percentile(flat, 90, axis=0)
+    white = ninetieth(flat)
     scaled = flat / np.maximum(white, 24.0)
     out = np.clip(scaled, 0.0, 1.25).reshape(PATCH_H, PATCH_W, 3) - 0.5
     return np.ascontiguousarray(out.transpose(2, 0, 1))
