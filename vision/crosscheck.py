@@ -15,6 +15,7 @@ about it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -24,8 +25,9 @@ from shoe.cards import Rank, Suit
 from vision.glyphs import (
     DARK,
     GlyphNet,
+    IndexBlobs,
     black_suit_evidence,
-    index_corners,
+    find_indices,
     ink_levels,
     rank_encloses_counter,
 )
@@ -138,25 +140,30 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet) -> Reading:
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
-    if contradicts(reading.rank, _measure(_middle_mask(card))) or _foreign_letter(reading, card):
-        return replace(reading, confidence=min(reading.confidence, CAP),
-                       rank_confidence=min(reading.rank_confidence, CAP))
-    if reading.suit in (Suit.SPADES, Suit.CLUBS) and not _glyphs_confirm(reading, card, glyphs):
+    if contradicts(reading.rank, _measure(_middle_mask(card))):
+        return _cap_rank(reading)
+    court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
+    indices = find_indices(card) if court or black else (None, None)
+    # A J or K read from a rank that encloses a tall counter: a German queen's D, say.
+    if court and any(map(rank_encloses_counter, indices)):
+        return _cap_rank(reading)
+    if black and not _glyphs_confirm(reading, card, glyphs, indices):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        suit_confidence=min(reading.suit_confidence, CAP))
     return reading
 
 
-def _foreign_letter(reading: Reading, card: np.ndarray) -> bool:
-    """A J or K read from a rank that encloses a tall counter: a German queen's D, say."""
-    return reading.rank in (Rank.JACK, Rank.KING) and any(
-        rank_encloses_counter(corner) for corner in index_corners(card))
+def _cap_rank(reading: Reading) -> Reading:
+    return replace(reading, confidence=min(reading.confidence, CAP),
+                   rank_confidence=min(reading.rank_confidence, CAP))
 
 
-def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet) -> bool:
+def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
+                    indices: Sequence[IndexBlobs | None]) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
     black suit read, or show no spade or club shape to judge by."""
     assert reading.rank is not None
-    evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN)
+    evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN,
+                                   indices=indices)
     club = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     return evidence.shaped == 0 or club >= GLYPHS_CONFIRM

@@ -16,6 +16,7 @@ way up) says how much likelier a club is than a spade, as log-odds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ __all__ = [
     "black_suit_evidence",
     "corner_glyph",
     "find_index",
+    "find_indices",
     "glyph_input",
     "index_corners",
     "ink_levels",
@@ -141,10 +143,19 @@ def glyph_input(level: np.ndarray, keep: np.ndarray) -> np.ndarray:
 def corner_glyph(corner: np.ndarray) -> np.ndarray | None:
     """The suit glyph under an index corner's rank as the network's input; None where no
     whole glyph is found there."""
-    found = find_index(corner)
+    return _suit_glyph(find_index(corner))
+
+
+def _suit_glyph(found: IndexBlobs | None) -> np.ndarray | None:
     if found is None or found.suit is None:
         return None
     return glyph_input(found.level, found.labels == found.suit)
+
+
+def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None]:
+    """:func:`find_index` in both index corners of a straightened card."""
+    top, bottom = index_corners(card)
+    return find_index(top), find_index(bottom)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,10 +224,10 @@ _COUNTER_HEIGHT = 0.7
 _COUNTER_AREA = 0.12
 
 
-def rank_encloses_counter(corner: np.ndarray) -> bool:
-    """Whether the rank of an index corner encloses a tall counter, as a D or an O does (an
-    R's bowl is shorter). No J or K does: such a rank read as one is a foreign letter."""
-    found = find_index(corner)
+def rank_encloses_counter(found: IndexBlobs | None) -> bool:
+    """Whether the rank of an index (:func:`find_index`) encloses a tall counter, as a D or
+    an O does (an R's bowl is shorter). No J or K does: such a rank read as one is a foreign
+    letter."""
     if found is None:
         return False
     rank = (found.labels == found.rank).astype(np.uint8)
@@ -322,11 +333,15 @@ class BlackSuitEvidence:
         return self.corners + self.pips
 
 
-def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False
+def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
+                        indices: Sequence[IndexBlobs | None] | None = None
                         ) -> BlackSuitEvidence:
     """The glyphs' evidence on a straightened card; its pips too with ``pips`` (a number
-    card: a court card's picture has no row of pips)."""
-    found = [g for g in (corner_glyph(c) for c in index_corners(card)) if g is not None]
+    card: a court card's picture has no row of pips). ``indices`` are the card's
+    :func:`find_indices`, where they are already known."""
+    if indices is None:
+        indices = find_indices(card)
+    found = [g for g in map(_suit_glyph, indices) if g is not None]
     pip_list = pip_glyphs(card) if pips else []
     in_corners, in_middle = net.shapes(found), net.shapes(pip_list)
     shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())

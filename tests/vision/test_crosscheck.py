@@ -10,7 +10,7 @@ import pytest
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import CAP, check, contradicts, look_at_middle
-from vision.glyphs import GlyphNet, index_corners, rank_encloses_counter
+from vision.glyphs import GlyphNet, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -103,4 +103,4 @@ def test_no_standard_jack_or_king_encloses_a_counter(deck_faces: Faces, deck: st
     faces = deck_faces(deck, 350)
     for code in (r + s for r in "JK" for s in "SHDC"):
         card = _straight(faces, code)
-        assert not any(rank_encloses_counter(c) for c in index_corners(card)), (deck, code)
+        assert not any(map(rank_encloses_counter, find_indices(card))), (deck, code)
