@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shoe.cards import FULL_DECK, Card, Rank
+from shoe.cards import FULL_DECK, Card, Rank, Suit
 from tools.augment import (
     font_corner,
     fonts,
@@ -157,10 +157,12 @@ def font_samples(count: int, decks: list[str],
     xs, ranks, suits = [], [], []
     for _ in range(count):
         card = FULL_DECK[int(rng.integers(52))]
-        # Now and then an index turned round where it stands: no index to read. Not for
-        # 6, 8 and 9, which turned round are the 9, 8 and 6 (a real index) in many typefaces.
+        # Now and then an index turned round where it stands: no index to read. A 6, 8 or
+        # 9 turned round is the 9, 8 or 6 of many typefaces; only its suit, turned too,
+        # tells it from a real index, and a diamond turned round is the same diamond.
         upside_down = (rng.random() < UPSIDE_DOWN_SHARE
-                       and card.rank not in (Rank.SIX, Rank.EIGHT, Rank.NINE))
+                       and (card.rank not in (Rank.SIX, Rank.EIGHT, Rank.NINE)
+                            or card.suit != Suit.DIAMONDS))
         patch = photometric(font_corner(card, typefaces, symbol_faces, rng, pips,
                                         upside_down=upside_down), rng)
         xs.append(normalise_patch(patch))
