@@ -9,6 +9,7 @@ import numpy as np
 
 from vision.locate import CARD_H, CARD_W
 from vision.pairwise import fine_ink_map
+from vision.pixels import ninetieth
 from vision.reader import CORNER_H, CORNER_W
 
 __all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "middles",
@@ -36,7 +37,7 @@ def _print_only(image: np.ndarray) -> np.ndarray:
     """The print on the card, without the light: white-balanced, glare clipped to white,
     and the slow shading across the card (uneven light, a broad glare) taken away."""
     flat = image.reshape(-1, 3).astype(np.float32)
-    white = np.percentile(flat, 90, axis=0)
+    white = ninetieth(flat)
     balanced = np.clip(flat / np.maximum(white, 24.0), 0.0, 1.0).reshape(image.shape)
     shading = cv2.GaussianBlur(balanced, (0, 0), image.shape[1] / 6)
     out: np.ndarray = balanced - shading
