@@ -7,6 +7,8 @@ averaged in one file by ``tools/train_index_net.py`` on many decks, typefaces an
 shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
+The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), and the
+middle and the suit glyphs may then hold a reading they contradict (:mod:`vision.crosscheck`).
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -23,9 +25,10 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import check
+from vision.crosscheck import check, look_at_middle
 from vision.glyphs import GlyphNet
 from vision.locate import corners, locate, straighten
+from vision.pipcount import PipCounts
 from vision.pixels import ninetieth
 from vision.reading import ModelError, Reading, load_network, softmax
 
@@ -119,9 +122,11 @@ class IndexNet:
 class CornerReader:
     """Reads any standard-indexed deck with no setup (a :class:`~vision.reading.Reader`)."""
 
-    def __init__(self, net: IndexNet | None = None, glyphs: GlyphNet | None = None) -> None:
+    def __init__(self, net: IndexNet | None = None, glyphs: GlyphNet | None = None,
+                 pips: PipCounts | None = None) -> None:
         self._net = net or IndexNet.load()
         self._glyphs = glyphs or GlyphNet.load()
+        self._pips = pips or PipCounts.load()
 
     def read(self, frame: np.ndarray) -> Reading:
         quad = locate(frame)
@@ -141,6 +146,9 @@ class CornerReader:
         given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
         none = float(ranks[:, -1].min())  # there is an index if either corner shows one
         rank_p = np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
+        # A number card's pips, counted in the middle, witness its rank.
+        middle = look_at_middle(card)
+        rank_p = self._pips.weigh(rank_p, middle)
         suit_p = (weights[:, None] * suits).sum(axis=0)
         rank_i = int(rank_p.argmax())
         suit_i = int(suit_p.argmax())
@@ -155,8 +163,8 @@ class CornerReader:
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
-        # cut out alone are witnesses that can only lower the trust.
-        return check(reading, card, self._glyphs)
+        # cut out alone may hold the reading.
+        return check(reading, card, self._glyphs, middle)
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

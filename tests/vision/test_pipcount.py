@@ -1,0 +1,112 @@
+"""The middle's pip count as a witness to a number card's rank (vision.pipcount)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shoe.cards import Card, Rank, Suit
+from vision.crosscheck import look_at_middle
+from vision.locate import CARD_H, CARD_W
+from vision.pipcount import FLOOR, PipCounts
+from vision.reader import RANK_CLASSES, CornerReader
+from vision.reading import ACCEPT_THRESHOLD, ModelError
+
+NUMBERS = [r for r in Rank if Rank.TWO <= r <= Rank.TEN]
+
+
+@pytest.fixture(scope="module")
+def counts() -> PipCounts:
+    return PipCounts.load()
+
+
+def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
+    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+def _torn(*ranks: Rank) -> np.ndarray:
+    """Rank probabilities shared evenly by ``ranks``, none on "no index"."""
+    p = np.zeros(len(RANK_CLASSES))
+    for rank in ranks:
+        p[RANK_CLASSES.index(rank)] = 1.0 / len(ranks)
+    return p
+
+
+def test_the_packaged_table_counts_each_rank_likeliest_as_itself(counts: PipCounts) -> None:
+    keys = list(counts.likelihood)
+    for rank in NUMBERS:
+        likeliest = max(keys, key=lambda k: counts.likelihood[k][rank - 1])
+        assert likeliest == str(int(rank)), rank
+    # An ace's one pip is one blob: "of one size" needs two.
+    assert max(keys, key=lambda k: counts.likelihood[k][Rank.ACE - 1]) == "1?"
+    # Court cards were not measured: no count tells them apart.
+    for column in counts.likelihood.values():
+        assert np.all(column[Rank.JACK - 1:] == FLOOR)
+
+
+@pytest.mark.parametrize(("code", "rival"), [("6D", Rank.NINE), ("9S", Rank.SIX),
+                                             ("3H", Rank.EIGHT), ("8C", Rank.THREE)])
+def test_the_pips_settle_an_index_torn_between_two_ranks(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts, code: str, rival: Rank) -> None:
+    card = Card.parse(code)
+    weighed = counts.weigh(_torn(card.rank, rival), look_at_middle(_straight(dev_deck, code)))
+    assert RANK_CLASSES[int(weighed.argmax())] == card.rank
+    assert weighed.max() >= ACCEPT_THRESHOLD
+    assert weighed.sum() == pytest.approx(1.0)
+
+
+def test_pips_alone_do_not_make_a_rank_sure(dev_deck: dict[Card, np.ndarray],
+                                            counts: PipCounts) -> None:
+    """With an index that says nothing, a count is not enough: the index must lean."""
+    for rank in NUMBERS:
+        middle = look_at_middle(_straight(dev_deck, Card(rank, Suit.HEARTS).code))
+        weighed = counts.weigh(_torn(*Rank), middle)
+        assert weighed.max() < ACCEPT_THRESHOLD, rank
+
+
+def test_a_middle_without_counted_pips_changes_nothing(dev_deck: dict[Card, np.ndarray],
+                                                       counts: PipCounts) -> None:
+    p = np.append(_torn(Rank.KING, Rank.QUEEN)[:-1] * 0.9, 0.1)
+    for code in ("KS", "QH", "JD"):
+        assert np.array_equal(counts.weigh(p, look_at_middle(_straight(dev_deck, code))), p)
+
+
+def test_no_index_keeps_its_probability(dev_deck: dict[Card, np.ndarray],
+                                        counts: PipCounts) -> None:
+    p = np.append(_torn(Rank.FIVE, Rank.SIX)[:-1] * 0.7, 0.3)
+    weighed = counts.weigh(p, look_at_middle(_straight(dev_deck, "5C")))
+    assert weighed[-1] == pytest.approx(0.3)
+    assert weighed.sum() == pytest.approx(1.0)
+
+
+def test_reader_reads_a_deck_whose_lower_index_stands_upright(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    """As kde-ancient-egyptians prints it: the reader turns that corner round and sees the
+    index upside down, and the network is torn; the pips decide."""
+    with_pips = CornerReader()
+    without = CornerReader(pips=PipCounts.from_counts({}))  # every count equally likely
+    unsure_without = 0
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    for code in ("8C", "3S", "7D"):
+        card = _straight(dev_deck, code)
+        card[CARD_H - h:, CARD_W - w:] = card[:h, :w]
+        reading, before = with_pips.read_card(card), without.read_card(card)
+        assert reading.rank == Card.parse(code).rank, code
+        assert reading.rank_confidence >= max(ACCEPT_THRESHOLD, before.rank_confidence), code
+        unsure_without += before.rank_confidence < ACCEPT_THRESHOLD
+    assert unsure_without >= 2
+
+
+@pytest.mark.parametrize("text", ["", "{", json.dumps({"format": "something else"}),
+                                  json.dumps({"format": "faro-shoe pip counts"})])
+def test_a_broken_table_is_a_model_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "pip_counts.json"
+    path.write_text(text)
+    with pytest.raises(ModelError, match="pip count table"):
+        PipCounts.load(path)
+    with pytest.raises(ModelError):
+        PipCounts.load(tmp_path / "missing.json")

@@ -1,0 +1,88 @@
+"""Measure how the middle of an ace or a number card counts its pips, per rank: the table
+that vision/pipcount.py weighs the index network's rank by.
+
+Reproducible: a fixed seed, the dev decks only (never the held-out or blind ones), each
+deck's aces and number cards shot by the rig's simulated camera under hard light (a new box, camera
+and light each session, the dealer's thumb on some), located, straightened and measured by
+the firmware's own code (vision.locate, vision.crosscheck). Hard light is the pessimistic
+choice: glare and blur merge and hide pips, so a count one short of the rank is as common
+as it gets. Writes vision/data/pip_counts.json. About 3 minutes on one core:
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/fit_pip_counts.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from shoe.cards import FULL_DECK
+from vision import corpus
+from vision.crosscheck import look_at_middle
+from vision.locate import locate, straighten
+from vision.pipcount import FORMAT, MEASURED, pip_key
+from vision.simulator import SceneParams
+from vision.stills import StillCamera, Thumb
+
+#: The share of frames with the dealer's thumb on the card, as in the index network's
+#: training (tools/train_index_net.py): it may cover a pip.
+THUMB_SHARE = 0.3
+
+
+def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> dict[int, dict[str, int]]:
+    """{rank: {key: frames}}, the keys as vision.pipcount.pip_key gives them."""
+    table: dict[int, dict[str, int]] = {int(r): {} for r in MEASURED}
+    numbers = [c for c in FULL_DECK if c.rank in MEASURED]
+    for n, deck in enumerate(decks, 1):
+        started = time.monotonic()
+        faces = corpus.render_deck(deck, 300, alpha=True)
+        for _ in range(sessions):
+            camera = StillCamera(SceneParams.random(rng, "hard"), rng,
+                                 [faces[c] for c in numbers])
+            for card in numbers:
+                thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
+                         if rng.random() < THUMB_SHARE else None)
+                frame = camera.shoot(faces[card], upside_down=bool(rng.random() < 0.5),
+                                     thumb=thumb)
+                quad = locate(frame)
+                if quad is None:
+                    continue
+                key = pip_key(look_at_middle(straighten(frame, quad)))
+                row = table[int(card.rank)]
+                row[key] = row.get(key, 0) + 1
+        print(f"  [{n}/{len(decks)}] {deck}: {time.monotonic() - started:.0f}s", flush=True)
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="vision/data/pip_counts.json")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--sessions", type=int, default=12,
+                        help="times each deck's number cards are shot, each in a new session")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    decks = list(corpus.DEV_DECKS)
+    table = measure(decks, args.sessions, np.random.default_rng(args.seed))
+    for rank, row in table.items():
+        total = sum(row.values())
+        print(f"{rank:>2}: {total} frames, counted right {row.get(str(rank), 0) / total:.2f}, "
+              f"one short {row.get(str(rank - 1), 0) / total:.2f}")
+    doc = {"format": FORMAT, "seed": args.seed, "sessions": args.sessions,
+           "difficulty": "hard", "decks": decks,
+           "counts": {str(r): dict(sorted(row.items())) for r, row in table.items()}}
+    Path(args.out).write_text(json.dumps(doc, indent=1) + "\n")
+    print("written", args.out)
+
+
+if __name__ == "__main__":
+    main()
