@@ -20,6 +20,11 @@ from shoe.cards import Card, Rank, Suit
 from tools.suit_shapes import drawn_suit, tight
 from vision.locate import CARD_H, CARD_W
 from vision.reader import CORNER_H, CORNER_W
+from vision.stills import StillCamera, Thumb
+
+#: The share of the simulated camera's shots with the dealer's thumb on the card's middle
+#: (clear of the indices).
+THUMB_SHARE = 0.3
 
 _FONT_GLOBS = (
     "/usr/share/fonts/truetype/dejavu/DejaVu*.ttf",
@@ -190,6 +195,14 @@ def straightened_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         view = view[::-1, ::-1]  # upside down: the same card to the reader
     return np.clip(view, 0, 255).astype(np.uint8)
+
+
+def rig_shot(camera: StillCamera, face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One still of ``face`` by the simulated camera: upside down half the time, the dealer's
+    thumb on it THUMB_SHARE of the time."""
+    thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
+             if rng.random() < THUMB_SHARE else None)
+    return camera.shoot(face, upside_down=bool(rng.random() < 0.5), thumb=thumb)
 
 
 def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -2,11 +2,12 @@
 that vision/pipcount.py weighs the index network's rank by.
 
 Reproducible: a fixed seed, the dev decks only (never the held-out or blind ones), each
-deck's aces and number cards shot by the rig's simulated camera under hard light (a new box, camera
-and light each session, the dealer's thumb on some), located, straightened and measured by
-the firmware's own code (vision.locate, vision.crosscheck). Hard light is the pessimistic
-choice: glare and blur merge and hide pips, so a count one short of the rank is as common
-as it gets. Writes vision/data/pip_counts.json. About 3 minutes on one core:
+deck's aces and number cards shot by the rig's simulated camera under hard light (a new
+box, camera and light each session, the dealer's thumb on some as in the index network's
+training, where it may cover a pip), located, straightened and measured by the firmware's
+own code (vision.locate, vision.crosscheck). Hard light is the pessimistic choice: glare
+and blur merge and hide pips, so a count one short of the rank is as common as it gets.
+Writes vision/data/pip_counts.json. About 3 minutes on one core:
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/fit_pip_counts.py
 """
@@ -25,16 +26,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shoe.cards import FULL_DECK
+from tools.augment import rig_shot
 from vision import corpus
 from vision.crosscheck import look_at_middle
 from vision.locate import locate, straighten
 from vision.pipcount import FORMAT, MEASURED, pip_key
 from vision.simulator import SceneParams
-from vision.stills import StillCamera, Thumb
-
-#: The share of frames with the dealer's thumb on the card, as in the index network's
-#: training (tools/train_index_net.py): it may cover a pip.
-THUMB_SHARE = 0.3
+from vision.stills import StillCamera
 
 
 def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> dict[int, dict[str, int]]:
@@ -48,10 +46,7 @@ def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> dict[i
             camera = StillCamera(SceneParams.random(rng, "hard"), rng,
                                  [faces[c] for c in numbers])
             for card in numbers:
-                thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
-                         if rng.random() < THUMB_SHARE else None)
-                frame = camera.shoot(faces[card], upside_down=bool(rng.random() < 0.5),
-                                     thumb=thumb)
+                frame = rig_shot(camera, faces[card], rng)
                 quad = locate(frame)
                 if quad is None:
                     continue

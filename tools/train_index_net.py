@@ -37,6 +37,7 @@ from tools.augment import (
     fonts,
     negative_patch,
     photometric,
+    rig_shot,
     straightened_view,
 )
 from tools.suit_shapes import deck_pips
@@ -53,7 +54,7 @@ from vision.reader import (
     normalise_patch,
 )
 from vision.simulator import SceneParams
-from vision.stills import StillCamera, Thumb
+from vision.stills import StillCamera
 
 #: Dev decks kept out of training to calibrate the confidence on unseen designs.
 CALIBRATION_DECKS = ("bellot", "orell", "dondorf")
@@ -65,8 +66,6 @@ UPSIDE_DOWN_SHARE = 0.08
 #: short edges, which the lips never hide) to where the camera put it: a corner cut from
 #: an outline further off may show the box, not the index.
 LOCATED_WITHIN = 6.0
-#: The share of simulated frames with the dealer's thumb on the card (clear of the indices).
-THUMB_SHARE = 0.3
 
 
 def _labels(card: Card) -> tuple[int, int]:
@@ -120,10 +119,7 @@ def pipeline_samples(decks: list[str], sessions: int, rng: np.random.Generator
                                  [faces[c] for c in cards])
             truth = quad_from_corners(camera.scene.card_corners()).array()
             for card in cards:
-                thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
-                         if rng.random() < THUMB_SHARE else None)
-                frame = camera.shoot(faces[card], upside_down=bool(rng.random() < 0.5),
-                                     thumb=thumb)
+                frame = rig_shot(camera, faces[card], rng)
                 quad = locate(frame)
                 if quad is None or np.abs(quad.array()[:, 1] - truth[:, 1]).max() > LOCATED_WITHIN:
                     continue
