@@ -63,7 +63,8 @@ def main() -> None:
     parser.add_argument("--out", default="vision/data/pip_counts.json")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--sessions", type=int, default=12,
-                        help="times each deck's number cards are shot, each in a new session")
+                        help="times each deck's aces and number cards are shot, each time "
+                             "in a new session")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     decks = list(corpus.DEV_DECKS)

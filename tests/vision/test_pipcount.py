@@ -1,4 +1,4 @@
-"""The middle's pip count as a witness to a number card's rank (vision.pipcount)."""
+"""The middle's pip count as a witness to the rank of an ace or a number card (vision.pipcount)."""
 
 from __future__ import annotations
 
