@@ -10,6 +10,9 @@ For each French-suited aisleriot deck: frames of random cards through the camera
   read in other light (colour, exposure, glare, noise, JPEG change; the box stays put),
 * with a profile, on the pip-only variant (indices painted out) of the held-out decks.
 
+The card lies alone in the box unless --thumbs puts the dealer's thumb on a share of them
+(its hand then covers part of the card's lower edge).
+
 A read counts as correct or wrong only when sure (confidence >= ACCEPT_THRESHOLD); otherwise
 it is abstained. Rank and suit are counted the same way on their own confidences. The last
 columns give the highest confidence of any wrong guess (sure or not) and ms per read on one
@@ -46,7 +49,7 @@ from vision.profile import ProfileReader
 from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
 from vision.simulator import SceneParams
-from vision.stills import render_frame
+from vision.stills import Thumb, render_frame
 
 
 @dataclass
@@ -104,10 +107,11 @@ HEADER = ("| deck | frames | correct % | wrong % | abstained % | rank ok/wrong/a
 
 def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
               difficulty: str, base: SceneParams | None = None, misses: str = "",
-              repeat: int = 1) -> Tally:
+              repeat: int = 1, thumbs: float = 0.0) -> Tally:
     """Read random frames; with ``misses`` (a label), each read that is not surely right
     is listed on stderr. Each read is timed as the fastest of ``repeat`` (a reading does
-    not change from one to the next)."""
+    not change from one to the next). A share ``thumbs`` of the frames has the dealer's
+    thumb on the card."""
     tally = Tally()
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
@@ -115,7 +119,11 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
         params = (SceneParams.random(rng, difficulty) if base is None  # type: ignore[arg-type]
                   else base.relit(rng, difficulty))  # type: ignore[arg-type]
         params = replace(params, upside_down=bool(rng.random() < 0.5))
-        frame = render_frame(faces[card], params, rng, offset_px=float(rng.uniform(0, 3)))
+        # Drawn only when asked for, so that runs without thumbs see the same frames.
+        thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
+                 if thumbs and rng.random() < thumbs else None)
+        frame = render_frame(faces[card], params, rng, thumb=thumb,
+                             offset_px=float(rng.uniform(0, 3)))
         fastest = np.inf
         for _ in range(repeat):
             started = time.perf_counter()
@@ -162,7 +170,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="time each read as the fastest of N, which leaves out most of "
                              "what else the machine was doing (default 1)")
+    parser.add_argument("--thumbs", type=float, default=0.0, metavar="SHARE",
+                        help="this share (0-1) of the frames has the dealer's thumb on the "
+                             "card's middle, as when it lingers on a card come to rest "
+                             "(default 0)")
     args = parser.parse_args()
+    if not 0.0 <= args.thumbs <= 1.0:
+        parser.error("--thumbs must be a share between 0 and 1")
     if args.repeat < 1:
         parser.error("--repeat must be 1 or more")
     cv2.setNumThreads(1)
@@ -193,7 +207,7 @@ def main() -> None:
         standard = info.index_style == "standard"
         if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
-                          misses=misses("zero"), repeat=args.repeat)
+                          misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs)
             # Foreign indices are counted apart: the zero-shot reader is not for them.
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
@@ -209,7 +223,7 @@ def main() -> None:
                                            "| | | | | | | | |")
             else:
                 t = _read_all(reader, faces, frames, rng, args.difficulty, base,
-                              misses("profile"), repeat=args.repeat)
+                              misses("profile"), repeat=args.repeat, thumbs=args.thumbs)
                 notes = f" ({problems} learn notes)" if problems else ""
                 sections["profile"].append(t.row(f"{label}{notes}"))
                 totals[f"profile {group}"].merge(t)
@@ -218,13 +232,15 @@ def main() -> None:
             pips = paint_out_deck(faces)
             reader, base, problems = _profile_reader(pips, rng)
             t = _read_all(reader, pips, frames, rng, args.difficulty, base,
-                          misses("pip-only"), repeat=args.repeat)
+                          misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs)
             held_mark = " **(held-out)**" if held else ""
             sections["profile"].append(t.row(f"{deck} pip-only{held_mark}"))
             totals["pip-only held-out" if held else "pip-only dev"].merge(t)
         print(f"  done {deck}", file=sys.stderr, flush=True)
     print(f"\nAccept threshold {ACCEPT_THRESHOLD}; difficulty {args.difficulty}; "
-          f"{frames} frames per deck and mode; seed {args.seed}.\n")
+          f"{frames} frames per deck and mode; seed {args.seed}"
+          + (f"; the dealer's thumb on {args.thumbs:.0%} of them" if args.thumbs else "")
+          + ".\n")
     print("### Zero-shot (no setup)\n\n" + HEADER)
     print("\n".join(sections["zero"]))
     print("\n### With a learned profile\n\n" + HEADER)

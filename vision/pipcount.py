@@ -49,6 +49,11 @@ def pip_key(middle: Middle) -> str:
     return str(middle.blobs) if middle.alike else f"{middle.blobs}?"
 
 
+def _blobs(key: str) -> int:
+    """The number of blobs a key counts (0 for NO_COUNT)."""
+    return 0 if key == NO_COUNT else int(key.rstrip("?"))
+
+
 @dataclass(frozen=True)
 class PipCounts:
     """How likely each count is on each rank: ``likelihood[key][rank - 1]``."""
@@ -57,13 +62,22 @@ class PipCounts:
 
     @classmethod
     def from_counts(cls, counts: dict[int, dict[str, int]]) -> PipCounts:
-        """From ``{rank: {key: frames}}``; ranks and keys not measured get FLOOR."""
+        """From ``{rank: {key: frames}}``; ranks and keys not measured get FLOOR.
+
+        Fewer pips than a rank has are never held against it more than against the rank
+        with that many: the dealer's thumb or a glare may hide pips of any card. (A thumb
+        hid a 3's third pip, and the count of 2 made a 2 of it, surely.)
+        """
         likelihood: dict[str, np.ndarray] = {}
         for rank, row in counts.items():
             total = sum(row.values())
             for key, frames in row.items():
                 column = likelihood.setdefault(key, np.full(len(Rank), FLOOR))
                 column[rank - 1] = max(frames / total, FLOOR)
+        for key, column in likelihood.items():
+            seen = _blobs(key)
+            if 1 <= seen < Rank.TEN:
+                column[seen:Rank.TEN] = np.maximum(column[seen:Rank.TEN], column[seen - 1])
         return cls(likelihood)
 
     @classmethod
