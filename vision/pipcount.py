@@ -6,8 +6,9 @@ round). The middle of a number card shows its pips, large and apart, and how man
 is a second witness. How often the middle counts each number of pips on each rank, ace to
 ten, was measured on the dev decks under hard light (``tools/fit_pip_counts.py`` writes
 ``vision/data/pip_counts.json``); the network's rank probabilities are weighed by it with
-Bayes' rule. A count that agrees with the index makes it surer; one that fits a rival
-better moves the weight to the rival; where the middle counts no pips, nothing changes.
+Bayes' rule, as "at least this many pips" (a thumb or a glare may hide some): a count
+weighs against the ranks with fewer pips, never against those with more. Where the middle
+counts no pips, nothing changes.
 
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
