@@ -27,7 +27,7 @@ from shoe.cards import Rank
 from vision.crosscheck import Middle, only_small_blobs
 from vision.reading import ModelError
 
-__all__ = ["FLOOR", "FORMAT", "NO_COUNT", "PipCounts", "pip_key"]
+__all__ = ["FLOOR", "FORMAT", "INDEX_SHARE", "NO_COUNT", "PipCounts", "pip_key"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -37,6 +37,8 @@ NO_COUNT = "none"
 #: a count that is right two times in three on the dev decks favours its rank over one it
 #: was never seen for by 33 to one at most.
 FLOOR = 0.02
+#: The index must give the rank with as many pips as counted at least this probability.
+INDEX_SHARE = 0.2
 #: The ranks whose middles were measured: the ace's one pip and the number cards'.
 MEASURED = tuple(r for r in Rank if r <= Rank.TEN)
 
@@ -103,6 +105,12 @@ class PipCounts:
         """
         key = pip_key(middle)
         if key == NO_COUNT or key not in self.likelihood:
+            return rank_p
+        # The count picks between ranks the index already weighs; it never brings up one
+        # the index does not. Blobs that are no pips (a thumb's nail, an ornament, the
+        # next card showing past a sliding one) would otherwise name a rank of their own.
+        counted = _blobs(key)
+        if counted > Rank.TEN or rank_p[counted - 1] < INDEX_SHARE:
             return rank_p
         weighted = rank_p[:-1] * self.likelihood[key]
         total = float(weighted.sum())
