@@ -120,8 +120,7 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
                   else base.relit(rng, difficulty))  # type: ignore[arg-type]
         params = replace(params, upside_down=bool(rng.random() < 0.5))
         # Drawn only when asked for, so that runs without thumbs see the same frames.
-        thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
-                 if thumbs and rng.random() < thumbs else None)
+        thumb = Thumb.random(rng) if thumbs and rng.random() < thumbs else None
         frame = render_frame(faces[card], params, rng, thumb=thumb,
                              offset_px=float(rng.uniform(0, 3)))
         fastest = np.inf

@@ -200,8 +200,7 @@ def straightened_view(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def rig_shot(camera: StillCamera, face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One still of ``face`` by the simulated camera: upside down half the time, the dealer's
     thumb on it THUMB_SHARE of the time."""
-    thumb = (Thumb(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
-             if rng.random() < THUMB_SHARE else None)
+    thumb = Thumb.random(rng) if rng.random() < THUMB_SHARE else None
     return camera.shoot(face, upside_down=bool(rng.random() < 0.5), thumb=thumb)
 
 

@@ -112,8 +112,6 @@ class PipCounts:
         counted = _blobs(key)
         if counted > Rank.TEN or rank_p[counted - 1] < INDEX_SHARE:
             return rank_p
+        # Never zero: the counted rank has INDEX_SHARE at least, each likelihood FLOOR.
         weighted = rank_p[:-1] * self.likelihood[key]
-        total = float(weighted.sum())
-        if total <= 0.0:
-            return rank_p
-        return np.append((1.0 - rank_p[-1]) * weighted / total, rank_p[-1])
+        return np.append((1.0 - rank_p[-1]) * weighted / weighted.sum(), rank_p[-1])

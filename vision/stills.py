@@ -26,6 +26,11 @@ class Thumb:
     x: float = 0.35
     y: float = 0.55
 
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> Thumb:
+        """A thumb somewhere on the card's middle, clear of both corner indices."""
+        return cls(rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.65))
+
 
 def lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
     """The params with neither lip hiding more than ``most_mm`` of the card."""
