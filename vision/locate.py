@@ -49,6 +49,10 @@ _CUT_ACROSS = np.ones((11, 1), np.uint8)
 _CUT_ALONG = np.ones((1, 11), np.uint8)
 _REGROW = np.ones((11, 11), np.uint8)
 _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
+#: Arms narrower than this share of the card's width are cut off it (a thumb is a third).
+_ARM = 0.45
+#: An arm is at least this share of the blob (what the opening cuts off a corner is less).
+_ARM_AREA = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,20 +159,27 @@ def _robust_line(t: np.ndarray, s: np.ndarray, tol: float, outward: float = 0.0,
 #: How far apart the slopes of opposite sides may be (the camera's tilt makes them
 #: converge; the long sides less than the short ones). Measured on simulated frames.
 _SLOPE_SPREAD = (0.2, 0.3)
+#: The share of a side's run that its fitted line must pass through; and, with a hand on
+#: the card, the smaller share enough when the line takes its slope from the opposite side
+#: (a thumb hid some 60% of the run of a bottom side in simulated frames).
+_SIDE_SHARE = 0.4
+_UNDER_HAND_SHARE = 0.25
 
 
-def _rough_sides(region: np.ndarray) -> np.ndarray | None:
+def _rough_sides(region: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray | None:
     """Corners of the region's four sides, each a line through its outermost pixels.
 
     The card stands within some 16 degrees of upright, so its left side is the leftmost
     pixel of each row, its top the topmost of each column, and so on. Only the middle of
     each side counts (rounded or hidden corners), and a robust fit ignores bays (an index
-    or a pip printed at the edge) and bumps.
+    or a pip printed at the edge) and bumps. ``hidden``, given where a hand runs off the
+    picture, is what was cut off the region: a side is not fitted where it lay beyond.
     """
     ys, xs = np.nonzero(region)
     if len(ys) == 0:
         return None
     y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
+    sloped_share = _SIDE_SHARE if hidden is None else _UNDER_HAND_SHARE
     lines = []
     for axis in (0, 1):  # rows (left, right sides), then columns (top, bottom)
         lo_, hi_ = (y0, y1) if axis == 0 else (x0, x1)
@@ -180,20 +191,33 @@ def _rough_sides(region: np.ndarray) -> np.ndarray | None:
         strip = strip[has]
         first = strip.argmax(axis=1).astype(np.float32)
         last = (strip.shape[1] - 1 - strip[:, ::-1].argmax(axis=1)).astype(np.float32)
+        ends, outward = (first, last), (-1.0, 1.0)
+        seen = [np.ones(len(t), bool), np.ones(len(t), bool)]
+        if hidden is not None:
+            cut = hidden[t, :] if axis == 0 else hidden[:, t].T
+            any_cut = cut.any(axis=1)
+            seen = [~any_cut | (cut.argmax(axis=1) > first),
+                    ~any_cut | (cut.shape[1] - 1 - cut[:, ::-1].argmax(axis=1) < last)]
         tf = t.astype(np.float32)
-        low, high = _robust_line(tf, first, 1.5, -1.0), _robust_line(tf, last, 1.5, 1.0)
-        if low is None or high is None:
+        fits = [_robust_line(tf[s], e[s], 1.5, o)
+                for s, e, o in zip(seen, ends, outward, strict=True)]
+        counts = [0 if fit is None else fit[2] for fit in fits]
+        weak = int(counts[0] >= counts[1])
+        strong = fits[1 - weak]
+        need = _SIDE_SHARE * len(t)
+        if strong is None or counts[1 - weak] < need:
             return None
-        if abs(low[0] - high[0]) > _SLOPE_SPREAD[axis]:
-            # One side was fitted through bays or bumps: give it its opposite's slope.
-            if low[2] < high[2]:
-                low = _robust_line(tf, first, 1.5, -1.0, slope=high[0])
-            else:
-                high = _robust_line(tf, last, 1.5, 1.0, slope=low[0])
-        for fit in (low, high):
-            if fit is None or fit[2] < 0.4 * len(t):
+        weaker = fits[weak]
+        if weaker is None or weaker[2] < need or abs(weaker[0] - strong[0]) > _SLOPE_SPREAD[axis]:
+            # The weaker side was fitted through bays or bumps, or a thumb's notch takes
+            # much of it: give it its opposite's slope, and fewer points then fix its place.
+            on = seen[weak]
+            weaker = _robust_line(tf[on], ends[weak][on], 1.5, outward[weak], slope=strong[0])
+            need = sloped_share * len(t)
+            if weaker is None or weaker[2] < need:
                 return None
-            lines.append((fit[0], fit[1]))
+        fits[weak] = weaker
+        lines += [(fit[0], fit[1]) for fit in fits if fit is not None]
     # Sides in order left, right, top, bottom -> corners TL, TR, BR, BL.
     (al, bl), (ar, br), (at, bt), (ab, bb) = lines
 
@@ -206,12 +230,13 @@ def _rough_sides(region: np.ndarray) -> np.ndarray | None:
                      meet(al, bl, ab, bb)], dtype=np.float32) + 0.5
 
 
-def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """Corners where the four sides, found at full resolution, meet.
 
     Each side is searched along short profiles across the rough outline for the steepest
     fall from the card's white to the darker box; a rounded corner or a lip does not
-    move the fitted line, and a line fitted through many points is sub-pixel exact.
+    move the fitted line, and a line fitted through many points is sub-pixel exact. None
+    where a side shows too little edge, or the sides meet far from the rough corners.
     """
     centre = quad.mean(axis=0)
     offsets = np.arange(-_SEARCH, _SEARCH + 1, dtype=np.float32)
@@ -240,7 +265,7 @@ def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
         steepest = fall.shape[1] - 1 - np.argmax(candidates[:, ::-1], axis=1)
         strong = candidates[np.arange(len(along)), steepest]
         if strong.sum() < 6:
-            return quad
+            return None
         hits = base[strong] + offsets[steepest[strong]][:, None] * normal[None, :]
         vx, vy, x0, y0 = cv2.fitLine(hits.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
@@ -249,14 +274,14 @@ def _refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray:
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
         det = d1[1] * d2[0] - d1[0] * d2[1]
         if abs(det) < 1e-6:
-            return quad
+            return None
         diff = p2 - p1
         t = (diff[1] * d2[0] - diff[0] * d2[1]) / det
         corners.append(p1 + t * d1)
     refined = np.array(corners, dtype=np.float32)
-    # A wild intersection means a side locked onto something else: keep the rough corners.
+    # A wild intersection means a side locked onto something else.
     if np.abs(refined - quad).max() > 1.5 * _SEARCH:
-        return quad
+        return None
     return refined
 
 
@@ -337,20 +362,26 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
                                    cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(region.shape, np.uint8)
     cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
-    # Cut off what a reflection on the metal or a glare spot joins to the card: thin arms.
-    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING)
-    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return None
-    contour = max(contours, key=cv2.contourArea)
     # Mostly card-coloured inside, not a ring: the box's own frame around a dark floor.
     if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
         return None
+    # Cut off what a reflection on the metal or a glare spot joins to the card (thin
+    # arms), then what is narrower than the card that is left (the dealer's thumb).
+    largest = _largest_blob(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING))
+    if largest is None:
+        return None
+    hand = None
+    if _runs_off_picture(largest[1]):
+        kept, hand = _cut_arms(largest[1])
+        largest = _largest_blob(kept)
+        if largest is None:
+            return None
+    contour, opened = largest
     hull = cv2.convexHull(contour)
     # A solid outline (court art inside is fine), not cloth around the box or glare.
     if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
         return None
-    sides = _rough_sides(opened)
+    sides = _rough_sides(opened, hand)
     rough = quad_from_corners((sides if sides is not None else _fit_quad(hull)) / scale)
     if not _plausible(rough, h):
         return None
@@ -363,9 +394,50 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
         return None
     blue, green, red = cv2.split(frame)
     lightness = cv2.min(cv2.min(blue, green), red)
-    quad = quad_from_corners(_refine_sides(lightness, rough.array()))
-    # A side that locked onto a big index or a shadow: the rough outline is better.
-    return quad if _plausible(quad, h) else rough
+    refined = _refine_sides(lightness, rough.array())
+    quad = None if refined is None else quad_from_corners(refined)
+    if quad is not None and _plausible(quad, h):
+        return quad
+    # A side that locked onto a big index or a shadow: the rough outline is better, if its
+    # sides were found. A quadrilateral fitted to the region's hull that no edge confirms
+    # is a guess (under a thumb it cut off an index, and a 3 was surely read as a jack).
+    return rough if sides is not None else None
+
+
+def _largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The largest blob of a mask: its outline, and the blob filled."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    blob = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, cv2.FILLED)
+    return contour, blob
+
+
+def _runs_off_picture(blob: np.ndarray) -> bool:
+    """The blob reaches the picture's edge: a hand on the card (the box's frame lies
+    between the card and the picture's edge)."""
+    return bool(blob[[0, -1], :].any() or blob[:, [0, -1]].any())
+
+
+def _cut_arms(blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The blob without the arms narrower than the card that run off the picture (the
+    dealer's thumb and hand), and those arms (none, maybe: the blob is then kept whole).
+
+    An opening by a disc keeps straight sides whole and only rounds the corners, which
+    the sides are not fitted to. (Not on every card: its print at its edge would widen
+    into deep bays.)
+    """
+    rows = np.count_nonzero(blob, axis=1)
+    size = int(_ARM * float(np.median(rows[rows > 0]))) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    kept = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc)
+    # The corners' rounding is cut off too, in slivers: an arm is larger.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.subtract(blob, kept))
+    large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= _ARM_AREA * np.count_nonzero(blob))
+    arms = np.isin(labels, large[large > 0])
+    return (kept, arms) if arms.any() else (blob, arms)
 
 
 def _plausible(quad: CardQuad, frame_height: int) -> bool:

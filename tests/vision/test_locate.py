@@ -12,7 +12,7 @@ import pytest
 from shoe.cards import Card
 from vision.locate import CARD_H, CARD_W, locate, quad_from_corners, straighten
 from vision.simulator import SceneParams
-from vision.stills import StillCamera
+from vision.stills import StillCamera, Thumb
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -131,3 +131,20 @@ def test_a_bright_red_cloth_the_shape_of_a_card_is_not_taken_for_it(
     assert quad is not None
     truth = np.array([[60, 80], [290, 80], [290, 410], [60, 410]], np.float32)
     assert np.abs(quad.array() - truth).max() < 6
+
+
+def test_the_dealers_thumb_running_off_the_picture_is_cut_off_the_outline() -> None:
+    # The thumb on the card's middle, the hand running off the bottom of the picture: the
+    # skin joins the card's region (saturated, like print). Taken in, it spoilt the outline
+    # (of these 6 frames, 5 were lost and one 41 px off). Cut off, most outlines lie near
+    # the card's; not all (docs/READER.md, known weaknesses).
+    deck = faces(DEV_DECK)
+    rng = np.random.default_rng(5)
+    errors = []
+    for code in ("AH", "7S", "QC", "10D", "3C", "KH"):
+        face = deck[Card.parse(code)]
+        camera = StillCamera(SceneParams.random(rng, "normal"), rng, [face])
+        quad = locate(camera.shoot(face, thumb=Thumb(0.35, 0.6)))
+        truth = quad_from_corners(camera.scene.card_corners()).array()
+        errors.append(np.inf if quad is None else float(np.abs(quad.array() - truth).max()))
+    assert sum(e < 12.0 for e in errors) >= 4, errors
