@@ -152,16 +152,19 @@ def contradicts(rank: Rank, m: Middle) -> bool:
 
 
 def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
-          middle: Middle | None = None) -> Reading:
+          middle: Middle | None = None,
+          indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None) -> Reading:
     """The reading, its confidence capped below the threshold if the middle (as measured by
-    :func:`look_at_middle`, if not given) contradicts it."""
+    :func:`look_at_middle`, if not given) or the index corners (:func:`find_indices`, if
+    not given) contradict it."""
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
     if contradicts(reading.rank, middle if middle is not None else look_at_middle(card)):
         return _cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
-    indices = find_indices(card) if court or black else (None, None)
+    if indices is None:
+        indices = find_indices(card) if court or black else (None, None)
     # A J or K read from a rank that encloses a tall counter: a German queen's D, say.
     if court and any(map(rank_encloses_counter, indices)):
         return _cap_rank(reading)

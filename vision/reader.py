@@ -7,8 +7,9 @@ averaged in one file by ``tools/train_index_net.py`` on many decks, typefaces an
 shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
-The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), and the
-middle and the suit glyphs may then hold a reading they contradict (:mod:`vision.crosscheck`).
+The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), the suit
+glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), and the middle and the suit
+glyphs may then hold a reading they contradict (:mod:`vision.crosscheck`).
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -26,7 +27,8 @@ import numpy as np
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import check, look_at_middle
-from vision.glyphs import GlyphNet
+from vision.glyphs import GlyphNet, find_indices
+from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.locate import corners, locate, straighten
 from vision.pipcount import PipCounts
 from vision.pixels import ninetieth
@@ -58,6 +60,7 @@ PATCH_W = 40
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_HEARTS, _DIAMONDS = SUIT_CLASSES.index(Suit.HEARTS), SUIT_CLASSES.index(Suit.DIAMONDS)
 
 _MODEL_STEM = "index_net"
 
@@ -150,6 +153,11 @@ class CornerReader:
         middle = look_at_middle(card)
         rank_p = self._pips.weigh(rank_p, middle)
         suit_p = (weights[:, None] * suits).sum(axis=0)
+        # A heart or a diamond the network is torn on: the glyphs under the indices weigh in.
+        indices = None
+        if red_suits_torn(suit_p[_HEARTS], suit_p[_DIAMONDS]):
+            indices = find_indices(card)
+            suit_p = weigh_red_suits(suit_p, _HEARTS, _DIAMONDS, red_suit_log_odds(indices))
         rank_i = int(rank_p.argmax())
         suit_i = int(suit_p.argmax())
         rank = RANK_CLASSES[rank_i]
@@ -164,7 +172,7 @@ class CornerReader:
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
-        return check(reading, card, self._glyphs, middle)
+        return check(reading, card, self._glyphs, middle, indices)
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

@@ -1,0 +1,102 @@
+"""Hearts against diamonds from the outline of the suit glyph under each index (vision.hearts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import pytest
+
+from shoe.cards import FULL_DECK, Card, Suit
+from vision.glyphs import find_indices
+from vision.hearts import (
+    DIAMOND_SHAPE,
+    EVIDENCE,
+    HEART_SHAPE,
+    red_suit_log_odds,
+    red_suits_torn,
+    top_less_bottom,
+    weigh_red_suits,
+)
+from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.reader import SUIT_CLASSES
+from vision.simulator import SceneParams
+from vision.stills import StillCamera
+
+HEARTS, DIAMONDS = SUIT_CLASSES.index(Suit.HEARTS), SUIT_CLASSES.index(Suit.DIAMONDS)
+RED = [c for c in FULL_DECK if c.suit in (Suit.HEARTS, Suit.DIAMONDS)]
+
+
+def _suits(**shares: float) -> np.ndarray:
+    """Suit probabilities in the network's order, from shares by suit letter."""
+    return np.array([shares.get(s.value, 0.0) for s in SUIT_CLASSES])
+
+
+def _says(card: np.ndarray) -> float:
+    return red_suit_log_odds(find_indices(card))
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_each_red_card_of_a_dev_deck_shows_its_suit_in_its_glyphs(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    said = 0
+    for card in RED:
+        straight = cv2.resize(faces[card], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        odds = _says(straight)
+        assert odds == 0 or (odds > 0) == (card.suit == Suit.HEARTS), (deck, card, odds)
+        said += odds != 0
+    assert said >= len(RED) - 2  # a court card's index may lie too close to its picture
+
+
+def test_through_the_camera_no_glyph_names_the_other_red_suit(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    faces = deck_faces("anglo", 350, alpha=True)
+    rng = np.random.default_rng(3)
+    camera = StillCamera(SceneParams.random(rng, "hard"), rng, list(faces.values()))
+    said = 0
+    for card in RED:
+        frame = camera.shoot(faces[card], upside_down=bool(rng.random() < 0.5))
+        quad = locate(frame)
+        assert quad is not None, card
+        odds = _says(straighten(frame, quad))
+        assert odds == 0 or (odds > 0) == (card.suit == Suit.HEARTS), (card, odds)
+        said += odds != 0
+    assert said >= 0.8 * len(RED)
+
+
+def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
+    heart = np.zeros((40, 40), np.uint8)
+    cv2.circle(heart, (12, 12), 9, 1, -1)
+    cv2.circle(heart, (27, 12), 9, 1, -1)
+    cv2.fillConvexPoly(heart, np.array([[4, 16], [35, 16], [20, 36]]), 1)
+    diamond = np.zeros((40, 40), np.uint8)
+    cv2.fillConvexPoly(diamond, np.array([[20, 2], [34, 19], [20, 37], [6, 19]]), 1)
+    heart_shape, diamond_shape = top_less_bottom(heart), top_less_bottom(diamond)
+    assert heart_shape is not None and heart_shape >= HEART_SHAPE
+    assert diamond_shape is not None and abs(diamond_shape) <= DIAMOND_SHAPE
+    assert top_less_bottom(np.zeros_like(heart)) is None  # nothing to measure
+    assert top_less_bottom(cv2.resize(heart, (5, 5))) is None  # too coarse
+
+
+def test_the_glyphs_settle_a_network_torn_between_the_red_suits() -> None:
+    torn = _suits(H=0.5, D=0.5)
+    assert red_suits_torn(torn[HEARTS], torn[DIAMONDS])
+    hearts = weigh_red_suits(torn, HEARTS, DIAMONDS, EVIDENCE)
+    diamonds = weigh_red_suits(torn, HEARTS, DIAMONDS, -2 * EVIDENCE)
+    assert hearts[HEARTS] > 0.97 and diamonds[DIAMONDS] > 0.99
+    assert hearts.sum() == pytest.approx(1.0) and diamonds.sum() == pytest.approx(1.0)
+
+
+def test_the_glyphs_raise_no_suit_the_network_hardly_weighs() -> None:
+    # A glyph misshapen by glare must not overturn a clear reading.
+    clear = _suits(H=0.05, D=0.95)
+    assert np.array_equal(weigh_red_suits(clear, HEARTS, DIAMONDS, 2 * EVIDENCE), clear)
+    # Nor pick a red suit for black ink, nor move what they say nothing about.
+    black = _suits(S=0.6, C=0.2, H=0.1, D=0.1)
+    assert not red_suits_torn(black[HEARTS], black[DIAMONDS])
+    assert np.array_equal(weigh_red_suits(black, HEARTS, DIAMONDS, EVIDENCE), black)
+    torn = _suits(H=0.4, D=0.6)
+    assert np.array_equal(weigh_red_suits(torn, HEARTS, DIAMONDS, 0.0), torn)
+    assert not red_suits_torn(0.995, 0.005)
