@@ -6,9 +6,9 @@ framed picture close to the index, say). The glyph under the rank tells them apa
 outline alone: a heart is broad at the top (two lobes) and pointed at the bottom, a diamond
 pointed at both ends. The glyph's width over its top fifth less its width over its bottom
 fifth (shares of its widest row) was measured on the dev decks' red cards under hard light
-(48 sessions, 2 309 glyphs): hearts 0.35 or more in 95% of glyphs, diamonds within 0.15 of
-nought in 97%; a diamond never measured as a heart, a heart measured as a diamond in 0.6%
-(a lobe lost under glare).
+(``tools/measure_red_glyphs.py``: 48 sessions, 2 306 glyphs): hearts 0.35 or more in 95.7%
+of glyphs, diamonds within 0.15 of nought in 97.4%; a diamond never measured as a heart, a
+heart measured as a diamond in 0.3% (a lobe lost under glare).
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP
 7.7
