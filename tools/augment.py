@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import glob
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,10 @@ import numpy as np
 
 from shoe.cards import Card, Rank, Suit
 from tools.suit_shapes import drawn_suit, tight
-from vision.locate import CARD_H, CARD_W
+from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reader import CORNER_H, CORNER_W
+from vision.sceneparams import Difficulty
+from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 
 #: The share of the simulated camera's shots with the dealer's thumb on the card's middle
@@ -202,6 +204,21 @@ def rig_shot(camera: StillCamera, face: np.ndarray, rng: np.random.Generator) ->
     thumb on it THUMB_SHARE of the time."""
     thumb = Thumb.random(rng) if rng.random() < THUMB_SHARE else None
     return camera.shoot(face, upside_down=bool(rng.random() < 0.5), thumb=thumb)
+
+
+def located_shots(faces: dict[Card, np.ndarray], cards: Sequence[Card], sessions: int,
+                  rng: np.random.Generator, difficulty: Difficulty = "hard"
+                  ) -> Iterator[tuple[Card, np.ndarray]]:
+    """Each of ``cards`` shot by :func:`rig_shot` once a session (a new box, camera and
+    light each), located and straightened by the firmware's own code: (card, straightened
+    card) for each frame located."""
+    for _ in range(sessions):
+        camera = StillCamera(SceneParams.random(rng, difficulty), rng, [faces[c] for c in cards])
+        for card in cards:
+            frame = rig_shot(camera, faces[card], rng)
+            quad = locate(frame)
+            if quad is not None:
+                yield card, straighten(frame, quad)
 
 
 def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -26,13 +26,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shoe.cards import FULL_DECK
-from tools.augment import rig_shot
+from tools.augment import located_shots
 from vision import corpus
 from vision.crosscheck import look_at_middle
-from vision.locate import locate, straighten
 from vision.pipcount import FORMAT, MEASURED, pip_key
-from vision.simulator import SceneParams
-from vision.stills import StillCamera
 
 
 def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> dict[int, dict[str, int]]:
@@ -42,17 +39,10 @@ def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> dict[i
     for n, deck in enumerate(decks, 1):
         started = time.monotonic()
         faces = corpus.render_deck(deck, 300, alpha=True)
-        for _ in range(sessions):
-            camera = StillCamera(SceneParams.random(rng, "hard"), rng,
-                                 [faces[c] for c in numbers])
-            for card in numbers:
-                frame = rig_shot(camera, faces[card], rng)
-                quad = locate(frame)
-                if quad is None:
-                    continue
-                key = pip_key(look_at_middle(straighten(frame, quad)))
-                row = table[int(card.rank)]
-                row[key] = row.get(key, 0) + 1
+        for card, straight in located_shots(faces, numbers, sessions, rng):
+            key = pip_key(look_at_middle(straight))
+            row = table[int(card.rank)]
+            row[key] = row.get(key, 0) + 1
         print(f"  [{n}/{len(decks)}] {deck}: {time.monotonic() - started:.0f}s", flush=True)
     return table
 

@@ -3,8 +3,9 @@ vision.hearts's scale (top fifth's width less the bottom fifth's): the figures t
 vision/hearts.py's thresholds rest on.
 
 Reproducible: fixed seeds, the dev decks only, each deck's red cards shot by the rig's
-simulated camera under hard light in two sessions, located, straightened and cut out by the
-firmware's own code. About a minute on one core:
+simulated camera under hard light in two sessions (the dealer's thumb on some, as for
+tools/fit_pip_counts.py), located, straightened and cut out by the firmware's own code.
+About a minute on one core:
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/measure_red_glyphs.py
 """
@@ -21,12 +22,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shoe.cards import FULL_DECK, Suit
+from tools.augment import located_shots
 from vision import corpus
 from vision.glyphs import find_indices
 from vision.hearts import DIAMOND_SHAPE, HEART_SHAPE, top_less_bottom
-from vision.locate import locate, straighten
-from vision.simulator import SceneParams
-from vision.stills import StillCamera
 
 
 def measure(decks: list[str], sessions: int, rng: np.random.Generator
@@ -36,18 +35,12 @@ def measure(decks: list[str], sessions: int, rng: np.random.Generator
     red = [c for c in FULL_DECK if c.suit in shapes]
     for n, deck in enumerate(decks, 1):
         faces = corpus.render_deck(deck, 300, alpha=True)
-        for _ in range(sessions):
-            camera = StillCamera(SceneParams.random(rng, "hard"), rng, list(faces.values()))
-            for card in red:
-                frame = camera.shoot(faces[card], upside_down=bool(rng.random() < 0.5))
-                quad = locate(frame)
-                if quad is None:
-                    continue
-                for found in find_indices(straighten(frame, quad)):
-                    if found is not None and found.suit is not None:
-                        shape = top_less_bottom(found.labels == found.suit)
-                        if shape is not None:
-                            shapes[card.suit].append(shape)
+        for card, straight in located_shots(faces, red, sessions, rng):
+            for found in find_indices(straight):
+                if found is not None and found.suit is not None:
+                    shape = top_less_bottom(found.labels == found.suit)
+                    if shape is not None:
+                        shapes[card.suit].append(shape)
         print(f"  [{n}/{len(decks)}] {deck}", file=sys.stderr, flush=True)
     return shapes
 

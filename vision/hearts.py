@@ -6,9 +6,10 @@ framed picture close to the index, say). The glyph under the rank tells them apa
 outline alone: a heart is broad at the top (two lobes) and pointed at the bottom, a diamond
 pointed at both ends. The glyph's width over its top fifth less its width over its bottom
 fifth (shares of its widest row) was measured on the dev decks' red cards under hard light
-(``tools/measure_red_glyphs.py``: 48 sessions, 2 306 glyphs): hearts 0.35 or more in 95.7%
-of glyphs, diamonds within 0.15 of nought in 97.4%; a diamond never measured as a heart, a
-heart measured as a diamond in 0.3% (a lobe lost under glare).
+(``tools/measure_red_glyphs.py``: 48 sessions, the dealer's thumb on some, 2 002 glyphs):
+hearts 0.35 or more in 92.7% of glyphs, diamonds within 0.15 of nought in 95.9%; a diamond
+measured as a heart in 0.3%, a heart as a diamond in 0.7% (a lobe lost under glare or the
+thumb). Without the thumb (an earlier run): 95.7% and 97.4%, none and 0.3%.
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP
 7.7
@@ -34,7 +35,7 @@ DIAMOND_SHAPE = 0.15
 _END = 0.2
 #: A glyph fewer pixels high than this is too coarse to show its notch.
 _MIN_HEIGHT = 8
-#: Log-odds one glyph gives its suit: right on 95% of glyphs, and a glyph seen so seldom on
+#: Log-odds one glyph gives its suit: right on about 95% of glyphs, and a glyph seen so seldom on
 #: the other suit is taken to happen 2% of the time there (a deck unlike the dev decks may
 #: draw its suits otherwise), as vision.pipcount's FLOOR.
 EVIDENCE = math.log(0.95 / 0.02)
@@ -88,11 +89,12 @@ def red_suits_torn(hearts: float, diamonds: float) -> bool:
 def weigh_red_suits(suit_p: np.ndarray, hearts: int, diamonds: int, log_odds: float
                     ) -> np.ndarray:
     """Suit probabilities with hearts against diamonds weighed by the glyphs' log-odds
-    (Bayes' rule), where the network gives the red suits RED_SHARE between them and the
-    suit the glyphs favour at least NAMED_SHARE of that; else unchanged."""
-    red = float(suit_p[hearts] + suit_p[diamonds])
-    if log_odds == 0.0 or red < RED_SHARE:
+    (Bayes' rule), where the network is torn between them (:func:`red_suits_torn`) and
+    gives the suit the glyphs favour at least NAMED_SHARE of the red suits' share; else
+    unchanged."""
+    if log_odds == 0.0 or not red_suits_torn(suit_p[hearts], suit_p[diamonds]):
         return suit_p
+    red = float(suit_p[hearts] + suit_p[diamonds])
     favoured = hearts if log_odds > 0 else diamonds
     if suit_p[favoured] < NAMED_SHARE * red:
         return suit_p
