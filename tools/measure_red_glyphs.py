@@ -57,7 +57,8 @@ def main() -> None:
         v = np.array(values)
         print(f"{suit.name.lower()}: {len(v)} glyphs; as hearts (>= {HEART_SHAPE}) "
               f"{np.mean(v >= HEART_SHAPE):.1%}, as diamonds (within {DIAMOND_SHAPE} of 0) "
-              f"{np.mean(np.abs(v) <= DIAMOND_SHAPE):.1%}; percentiles 1/50/99: "
+              f"{np.mean(np.abs(v) <= DIAMOND_SHAPE):.1%}, as turned hearts (<= "
+              f"{-HEART_SHAPE}) {np.mean(v <= -HEART_SHAPE):.1%}; percentiles 1/50/99: "
               f"{' / '.join(f'{x:.2f}' for x in np.percentile(v, [1, 50, 99]))}")
 
 

@@ -4,12 +4,16 @@ The index network settles red against black by the ink's colour, but may stay to
 the two red suits where a deck's index sits unlike any it learned from (a court card's
 framed picture close to the index, say). The glyph under the rank tells them apart by its
 outline alone: a heart is broad at the top (two lobes) and pointed at the bottom, a diamond
-pointed at both ends. The glyph's width over its top fifth less its width over its bottom
-fifth (shares of its widest row) was measured on the dev decks' red cards under hard light
+pointed at both ends, whichever way up it is printed (a deck may print its lower index
+unturned, so that it stands on its head when the card is turned to read that corner). The
+glyph's width over its top fifth less its width over its bottom fifth (shares of its widest
+row) was measured on the dev decks' red cards under hard light
 (``tools/measure_red_glyphs.py``: 48 sessions, the dealer's thumb on some, 2 002 glyphs):
 hearts 0.35 or more in 92.7% of glyphs, diamonds within 0.15 of nought in 95.9%; a diamond
 measured as a heart in 0.3%, a heart as a diamond in 0.7% (a lobe lost under glare or the
-thumb). Without the thumb (an earlier run): 95.7% and 97.4%, none and 0.3%.
+thumb), and no diamond at -0.35 or less (a heart on its head; the dev decks turn their lower
+indices, so none of their hearts measured so). Without the thumb (an earlier run): 95.7% and
+97.4%, none and 0.3%.
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP
 7.7
@@ -27,8 +31,9 @@ from vision.glyphs import IndexBlobs
 __all__ = ["DIAMOND_SHAPE", "EVIDENCE", "HEART_SHAPE", "NAMED_SHARE", "RED_SHARE",
            "red_suit_log_odds", "red_suits_torn", "top_less_bottom", "weigh_red_suits"]
 
-#: A glyph whose top is this much wider than its bottom is a heart; one within DIAMOND_SHAPE
-#: of nought a diamond; between them, nothing is said.
+#: A glyph whose top is this much wider than its bottom is a heart (so is one whose bottom
+#: is this much wider: a heart on its head); one within DIAMOND_SHAPE of nought a diamond;
+#: between them, nothing is said.
 HEART_SHAPE = 0.35
 DIAMOND_SHAPE = 0.15
 #: Rows in the top and in the bottom share of the glyph that are measured.
@@ -63,8 +68,8 @@ def top_less_bottom(glyph: np.ndarray) -> float | None:
 
 def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:
     """Log-odds for a heart rather than a diamond from the suit glyphs of a card's index
-    corners (vision.glyphs.find_indices): EVIDENCE for each glyph shaped as a heart, less
-    EVIDENCE for each shaped as a diamond; 0 where none says anything."""
+    corners (vision.glyphs.find_indices): EVIDENCE for each glyph shaped as a heart either
+    way up, less EVIDENCE for each shaped as a diamond; 0 where none says anything."""
     odds = 0.0
     for found in indices:
         if found is None or found.suit is None:
@@ -72,7 +77,7 @@ def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:
         shape = top_less_bottom(found.labels == found.suit)
         if shape is None:
             continue
-        if shape >= HEART_SHAPE:
+        if abs(shape) >= HEART_SHAPE:
             odds += EVIDENCE
         elif abs(shape) <= DIAMOND_SHAPE:
             odds -= EVIDENCE

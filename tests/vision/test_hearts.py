@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Suit
-from vision.glyphs import find_indices
+from vision.glyphs import IndexBlobs, find_indices
 from vision.hearts import (
     DIAMOND_SHAPE,
     EVIDENCE,
@@ -78,6 +78,15 @@ def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
     assert diamond_shape is not None and abs(diamond_shape) <= DIAMOND_SHAPE
     assert top_less_bottom(np.zeros_like(heart)) is None  # nothing to measure
     assert top_less_bottom(cv2.resize(heart, (5, 5))) is None  # too coarse
+    # A heart on its head (a lower index printed unturned) is a heart still; a diamond
+    # turned is a diamond.
+    def index_of(glyph: np.ndarray) -> IndexBlobs:
+        return IndexBlobs(glyph.astype(np.float32), glyph.astype(np.int32) * 2, 1, 2)
+
+    assert red_suit_log_odds([index_of(heart[::-1]), None]) == pytest.approx(EVIDENCE)
+    assert red_suit_log_odds([index_of(heart), index_of(heart[::-1])]) == pytest.approx(
+        2 * EVIDENCE)
+    assert red_suit_log_odds([index_of(diamond[::-1])]) == pytest.approx(-EVIDENCE)
 
 
 def test_the_glyphs_settle_a_network_torn_between_the_red_suits() -> None:
