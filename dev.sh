@@ -49,7 +49,7 @@ case "${1:-}" in
         shift
         ensure_venv
         ensure_card_decks
-        "$venv/bin/ruff" check shoe casekeeper vision hardware tests bench
+        "$venv/bin/ruff" check shoe casekeeper vision hardware tools tests bench
         "$venv/bin/mypy"
         exec "$venv/bin/pytest" "$@"
         ;;

@@ -223,7 +223,7 @@ def located_shots(faces: dict[Card, np.ndarray], cards: Sequence[Card], sessions
 
 def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The room's light and the camera: colour cast, gradient, glare, blur, noise, JPEG."""
-    out = image.astype(np.float32)
+    out: np.ndarray = image.astype(np.float32)
     h, w = out.shape[:2]
     out *= rng.uniform(0.75, 1.25, 3) * rng.uniform(0.35, 1.15)
     gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -238,10 +238,10 @@ def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, rng.uniform(0, 9), out.shape).astype(np.float32)
-    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    out8: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
         _, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
-        out8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out8 = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return out8
 
 

@@ -113,6 +113,7 @@ def made_up_glyphs(count: int, decks: list[str], rng: np.random.Generator
     ys: list[int] = []
     while len(xs) < count:
         kind = rng.random()
+        found: list[np.ndarray | None]
         if kind < 0.15:
             found, label = [_loose(_other_shape(typefaces, rng), rng)], OTHER
         else:
@@ -123,7 +124,7 @@ def made_up_glyphs(count: int, decks: list[str], rng: np.random.Generator
                 found = [corner_glyph(font_corner(card, typefaces, symbol_faces, rng, pips))]
             else:
                 shape = suit_symbol(suit, symbol_faces, rng, pips)
-                found = pip_glyphs(photometric(_pip_card(shape, rng), rng))[:2]
+                found = [*pip_glyphs(photometric(_pip_card(shape, rng), rng))[:2]]
         for glyph in found:
             if glyph is not None:
                 xs.append(glyph)

@@ -25,6 +25,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -195,7 +196,7 @@ def build_model():  # type: ignore[no-untyped-def]
     return IndexModel()
 
 
-def ensemble(members: list):  # type: ignore[no-untyped-def, type-arg]
+def ensemble(members: list[Any]):  # type: ignore[no-untyped-def]
     """One network whose logits are the mean of its members' (one ONNX file for cv2.dnn).
 
     Networks trained from different seeds agree on what they have learned and disagree more
