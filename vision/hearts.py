@@ -12,7 +12,7 @@ row) was measured on the dev decks' red cards under hard light
 hearts 0.35 or more in 92.7% of glyphs, diamonds within 0.15 of nought in 95.9%; a diamond
 measured as a heart in 0.3%, a heart as a diamond in 0.7% (a lobe lost under glare or the
 thumb), and no diamond at -0.35 or less (a heart on its head; the dev decks turn their lower
-indices, so none of their hearts measured so). Without the thumb (an earlier run): 95.7% and
+indices, so hardly a heart measured so: 0.1%). Without the thumb (an earlier run): 95.7% and
 97.4%, none and 0.3%.
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP

@@ -37,6 +37,11 @@ def _says(card: np.ndarray) -> float:
     return red_suit_log_odds(find_indices(card))
 
 
+def _index_of(glyph: np.ndarray) -> IndexBlobs:
+    """An index corner whose suit glyph (label 2) is ``glyph`` (0/1)."""
+    return IndexBlobs(glyph.astype(np.float32), glyph.astype(np.int32) * 2, 1, 2)
+
+
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 def test_each_red_card_of_a_dev_deck_shows_its_suit_in_its_glyphs(
         deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
@@ -80,13 +85,10 @@ def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
     assert top_less_bottom(cv2.resize(heart, (5, 5))) is None  # too coarse
     # A heart on its head (a lower index printed unturned) is a heart still; a diamond
     # turned is a diamond.
-    def index_of(glyph: np.ndarray) -> IndexBlobs:
-        return IndexBlobs(glyph.astype(np.float32), glyph.astype(np.int32) * 2, 1, 2)
-
-    assert red_suit_log_odds([index_of(heart[::-1]), None]) == pytest.approx(EVIDENCE)
-    assert red_suit_log_odds([index_of(heart), index_of(heart[::-1])]) == pytest.approx(
+    assert red_suit_log_odds([_index_of(heart[::-1]), None]) == pytest.approx(EVIDENCE)
+    assert red_suit_log_odds([_index_of(heart), _index_of(heart[::-1])]) == pytest.approx(
         2 * EVIDENCE)
-    assert red_suit_log_odds([index_of(diamond[::-1])]) == pytest.approx(-EVIDENCE)
+    assert red_suit_log_odds([_index_of(diamond[::-1])]) == pytest.approx(-EVIDENCE)
 
 
 def test_the_glyphs_settle_a_network_torn_between_the_red_suits() -> None:
