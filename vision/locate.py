@@ -2,7 +2,8 @@
 
 The card is the large bright, low-saturation region of the frame; the box's frame around it
 is dull metal and the table cloth further out. What a reflection or the dealer's hand joins
-to it is cut off; its four sides are then fitted (vision.outline).
+to it is cut off, and a bay a dark thumb leaves in it closed over; its four sides are then
+fitted (vision.outline).
 
 >>> quad = locate(frame)                      # doctest: +SKIP
 >>> card = straighten(frame, quad)            # CARD_H x CARD_W x 3, portrait
@@ -51,6 +52,9 @@ _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
 _ARM = 0.45
 #: An arm is at least this share of the blob (what the opening cuts off a corner is less).
 _ARM_AREA = 0.02
+#: A region with a thumb's bay in it fills at least this share of its hull (a thumb is a
+#: third of the card wide and reaches some 40% up it).
+_BAYED = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +182,6 @@ def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scal
 def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: bool
                ) -> CardQuad | None:
     """The region's outline if it can be the card: solid, portrait, the right size."""
-    h = frame.shape[0]
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(region.shape, np.uint8)
@@ -186,6 +189,15 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
     # Mostly card-coloured inside, not a ring: the box's own frame around a dark floor.
     if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
         return None
+    # A thumb darker than the paper leaves a bay in the region, and the strip of card
+    # beside it may be narrower than the opening below, which then cuts it off with the
+    # card's corner: the region's own hull, if the edges confirm it, is the last try.
+    return (_opened_outline(frame, filled, scale, at_side)
+            or _confirmed(frame, _solid_hull(filled), scale, at_side, sides_found=False))
+
+
+def _opened_outline(frame: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
+                    ) -> CardQuad | None:
     # Cut off what a reflection on the metal or a glare spot joins to the card (thin
     # arms), then what is narrower than the card that is left (the dealer's thumb).
     largest = _largest_blob(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING))
@@ -203,7 +215,31 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
     if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
         return None
     sides = rough_sides(opened, hand)
-    rough = quad_from_corners((sides if sides is not None else fit_quad(hull)) / scale)
+    return _confirmed(frame, sides if sides is not None else fit_quad(hull), scale, at_side,
+                      sides_found=sides is not None)
+
+
+def _solid_hull(filled: np.ndarray) -> np.ndarray | None:
+    """The four corners fitted to the hull of the region's largest blob, if the blob fills
+    enough of it for the hull to close over no more than a thumb's bay."""
+    largest = _largest_blob(filled)
+    if largest is None:
+        return None
+    hull = cv2.convexHull(largest[0])
+    if cv2.contourArea(largest[0]) < _BAYED * cv2.contourArea(hull):
+        return None
+    return fit_quad(hull)
+
+
+def _confirmed(frame: np.ndarray, corners_small: np.ndarray | None, scale: float,
+               at_side: bool, sides_found: bool) -> CardQuad | None:
+    """The outline from rough corners (in work pixels), refined on the frame's edges, if
+    it can be the card; the rough one if the edges do not settle it but its sides were
+    found (not only fitted to a hull)."""
+    if corners_small is None:
+        return None
+    h = frame.shape[0]
+    rough = quad_from_corners(corners_small / scale)
     if not _plausible(rough, h):
         return None
     # The box's metal frame lies between the card and the picture's sides; a region that
@@ -222,7 +258,7 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
     # A side that locked onto a big index or a shadow: the rough outline is better, if its
     # sides were found. A quadrilateral fitted to the region's hull that no edge confirms
     # is a guess (under a thumb it cut off an index, and a 3 was surely read as a jack).
-    return rough if sides is not None else None
+    return rough if sides_found else None
 
 
 def _largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
