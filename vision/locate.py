@@ -52,8 +52,11 @@ _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
 _ARM = 0.45
 #: An arm is at least this share of the blob (what the opening cuts off a corner is less).
 _ARM_AREA = 0.02
-#: A region with a thumb's bay in it fills at least this share of its hull (a thumb is a
-#: third of the card wide and reaches some 40% up it).
+#: The opened region fills at least this share of its hull: court art inside is fine,
+#: cloth around the box or glare is not.
+_SOLID = 0.85
+#: The region as it was, a thumb's bay in it, fills at least this share of its hull (a
+#: thumb is a third of the card wide and reaches some 40% up it).
 _BAYED = 0.8
 
 
@@ -118,23 +121,25 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     scale = _WORK_W / w
     small = cv2.resize(frame, (_WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     mask, white = _card_mask(small)
+    # The sides are refined on the darkest channel: the card's white is bright in all three.
+    lightness = darkest_channel(frame)
     # Failing all else, the card may lie against one side of the picture (a camera set off
     # centre), where cloth and the box usually are.
     for at_side in (False, True):
-        quad = _search(frame, mask, white, scale, at_side)
+        quad = _search(lightness, mask, white, scale, at_side)
         if quad is not None:
             return quad
     return None
 
 
-def _search(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
+def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
             at_side: bool) -> CardQuad | None:
     # A reflection streak across the box's metal can join the card to a light cloth on
     # both sides; cutting thin bands (across, then along) parts them again.
     for joined in _closings(mask):
         for kernel in (None, _CUT_ACROSS, _CUT_ALONG):
             cut = joined if kernel is None else cv2.morphologyEx(joined, cv2.MORPH_OPEN, kernel)
-            quad = _best_candidate(frame, cut, white, scale,
+            quad = _best_candidate(lightness, cut, white, scale,
                                    None if kernel is None else joined, at_side)
             if quad is not None:
                 return quad
@@ -152,7 +157,7 @@ def _closings(mask: np.ndarray) -> Iterator[np.ndarray]:
         yield cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
 
 
-def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
+def _best_candidate(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
                     uncut: np.ndarray | None, at_side: bool) -> CardQuad | None:
     """The largest region of the mask that can be the card: enough of it white paper (a
     saturated cloth, red or brown, is all "print").
@@ -173,13 +178,13 @@ def _best_candidate(frame: np.ndarray, mask: np.ndarray, white: np.ndarray, scal
             region = (near > 0) & (uncut > 0)
         if np.count_nonzero(white[region]) < _MIN_WHITE * np.count_nonzero(region):
             continue
-        candidate = _candidate(frame, region, scale, at_side)
+        candidate = _candidate(lightness, region, scale, at_side)
         if candidate is not None and stats[label, cv2.CC_STAT_AREA] > best_area:
             best, best_area = candidate, float(stats[label, cv2.CC_STAT_AREA])
     return best
 
 
-def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: bool
+def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side: bool
                ) -> CardQuad | None:
     """The region's outline if it can be the card: solid, portrait, the right size."""
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
@@ -189,14 +194,19 @@ def _candidate(frame: np.ndarray, region: np.ndarray, scale: float, at_side: boo
     # Mostly card-coloured inside, not a ring: the box's own frame around a dark floor.
     if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
         return None
+    found = _opened_outline(lightness, filled, scale, at_side)
+    if found is not None:
+        return found
     # A thumb darker than the paper leaves a bay in the region, and the strip of card
-    # beside it may be narrower than the opening below, which then cuts it off with the
-    # card's corner: the region's own hull, if the edges confirm it, is the last try.
-    return (_opened_outline(frame, filled, scale, at_side)
-            or _confirmed(frame, _solid_hull(filled), scale, at_side, sides_found=False))
+    # beside it may be narrower than the opening, which then cuts it off with the card's
+    # corner: the region's own hull, if the edges confirm it, is the last try.
+    blob = _largest_blob(filled)
+    hull = None if blob is None else _hull_if_solid(blob[0], _BAYED)
+    return None if hull is None else _confirmed(lightness, fit_quad(hull), scale, at_side,
+                                                sides_found=False)
 
 
-def _opened_outline(frame: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
+def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
                     ) -> CardQuad | None:
     # Cut off what a reflection on the metal or a glare spot joins to the card (thin
     # arms), then what is narrower than the card that is left (the dealer's thumb).
@@ -210,35 +220,28 @@ def _opened_outline(frame: np.ndarray, filled: np.ndarray, scale: float, at_side
         if largest is None:
             return None
     contour, opened = largest
-    hull = cv2.convexHull(contour)
     # A solid outline (court art inside is fine), not cloth around the box or glare.
-    if cv2.contourArea(contour) < 0.85 * cv2.contourArea(hull):
+    hull = _hull_if_solid(contour, _SOLID)
+    if hull is None:
         return None
     sides = rough_sides(opened, hand)
-    return _confirmed(frame, sides if sides is not None else fit_quad(hull), scale, at_side,
+    return _confirmed(lightness, sides if sides is not None else fit_quad(hull), scale, at_side,
                       sides_found=sides is not None)
 
 
-def _solid_hull(filled: np.ndarray) -> np.ndarray | None:
-    """The four corners fitted to the hull of the region's largest blob, if the blob fills
-    enough of it for the hull to close over no more than a thumb's bay."""
-    largest = _largest_blob(filled)
-    if largest is None:
-        return None
-    hull = cv2.convexHull(largest[0])
-    if cv2.contourArea(largest[0]) < _BAYED * cv2.contourArea(hull):
-        return None
-    return fit_quad(hull)
+def _hull_if_solid(contour: np.ndarray, least: float) -> np.ndarray | None:
+    """The outline's convex hull, if the outline fills at least ``least`` of it."""
+    hull = cv2.convexHull(contour)
+    return hull if cv2.contourArea(contour) >= least * cv2.contourArea(hull) else None
 
 
-def _confirmed(frame: np.ndarray, corners_small: np.ndarray | None, scale: float,
+def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
                at_side: bool, sides_found: bool) -> CardQuad | None:
-    """The outline from rough corners (in work pixels), refined on the frame's edges, if
+    """The outline from rough corners (in work pixels), refined on the frame's edges
+    (``lightness``: its darkest channel), if
     it can be the card; the rough one if the edges do not settle it but its sides were
     found (not only fitted to a hull)."""
-    if corners_small is None:
-        return None
-    h = frame.shape[0]
+    h, w = lightness.shape
     rough = quad_from_corners(corners_small / scale)
     if not _plausible(rough, h):
         return None
@@ -246,11 +249,9 @@ def _confirmed(frame: np.ndarray, corners_small: np.ndarray | None, scale: float
     # runs into a side is cloth or the box, not the card, unless ``at_side`` (the last try)
     # and into one side only, clear of the top and the bottom (cloth runs on past them).
     xs, ys = rough.array().T
-    left, right = xs.min() < 8, xs.max() > frame.shape[1] - 9
+    left, right = xs.min() < 8, xs.max() > w - 9
     if (left or right) and (not at_side or (left and right) or ys.min() < 8 or ys.max() > h - 9):
         return None
-    blue, green, red = cv2.split(frame)
-    lightness = cv2.min(cv2.min(blue, green), red)
     refined = refine_sides(lightness, rough.array())
     quad = None if refined is None else quad_from_corners(refined)
     if quad is not None and _plausible(quad, h):
