@@ -74,6 +74,8 @@ class Middle:
     blobs: int  # separated print blobs of pip size
     alike: bool  # those blobs are of one size (a number card's pips)
     broadest: float  # the widest blob of some height (not a strip), as ``widest``
+    #: The pip-sized blobs' centres (x, y) as shares of the card's width and height.
+    places: tuple[tuple[float, float], ...] = ()
 
 
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
@@ -101,14 +103,14 @@ def _measure(ink: np.ndarray) -> Middle:
     # Thin strokes (a frame line, a glare's edge) must not join pips into one "picture".
     mask = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     h, w = mask.shape
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    stats = stats[1:]
+    _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    stats, centres = stats[1:], centres[1:]
     # The box past the edge of a card located a little too large: a thin strip across the
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
     # number cards from being counted).
     strip = ((stats[:, cv2.CC_STAT_HEIGHT] <= _STRIP * h)
              & (stats[:, cv2.CC_STAT_WIDTH] >= _WIDER_THAN_PIPS * w))
-    stats = stats[~strip]
+    stats, centres = stats[~strip], centres[~strip]
     areas = stats[:, cv2.CC_STAT_AREA]
     if len(areas) == 0:
         return Middle(0.0, 0.0, 0.0, 0, False, 0.0)
@@ -117,9 +119,12 @@ def _measure(ink: np.ndarray) -> Middle:
     high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
     broadest = float(stats[high, cv2.CC_STAT_WIDTH].max()) / w if high.any() else 0.0
     # Pips: blobs at least a third the size of the largest (specks and stray lines are not).
-    big = areas[areas >= max(areas.max() / 3.0, 40)]
+    is_big = areas >= max(areas.max() / 3.0, 40)
+    big = areas[is_big]
     alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
-    return Middle(float(mask.mean()), tallest, widest, len(big), alike, broadest)
+    places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
+                   for x, y in centres[is_big])
+    return Middle(float(mask.mean()), tallest, widest, len(big), alike, broadest, places)
 
 
 def _is_picture(m: Middle) -> bool:

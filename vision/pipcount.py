@@ -10,6 +10,14 @@ Bayes' rule, as "at least this many pips" (a thumb or a glare may hide some): a 
 weighs against the ranks with fewer pips, never against those with more. Where the middle
 counts no pips, nothing changes.
 
+Where the pips stand says more than how many there are. A thumb hides pips but puts none
+where the rank has none: a pip at mid-height in a side column is no 9's or 10's (their side
+columns have four rows, none in the middle), one at the end of the centre column only a
+2's or a 3's (or a 7's, on a deck that puts its odd pip there). The same measurement says
+in which of five places (:data:`PLACES`) each dev deck shows a pip on each rank; a rank no
+dev deck shows a pip on where one stands is weighed down as a count never seen on it is.
+Only the pips seen count: a missing one may be under the thumb.
+
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
 """
@@ -24,10 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from shoe.cards import Rank
-from vision.crosscheck import Middle, only_small_blobs
+from vision.crosscheck import Middle, counts_pips, only_small_blobs
 from vision.reading import ModelError
 
-__all__ = ["FLOOR", "FORMAT", "INDEX_SHARE", "NO_COUNT", "PipCounts", "pip_key"]
+__all__ = ["FLOOR", "FORMAT", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT", "PLACES", "PipCounts",
+           "pip_key", "pip_places"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -41,6 +50,23 @@ FLOOR = 0.02
 INDEX_SHARE = 0.2
 #: The ranks whose middles were measured: the ace's one pip and the number cards'.
 MEASURED = tuple(r for r in Rank if r <= Rank.TEN)
+#: The places a pip may stand, by its centre's distance from the middle of the card (shares
+#: of its width and height): in the centre column (within _CENTRE across) or a side one
+#: (_SIDE or more); at mid-height (within _MID), between the middle and an end (a 9's and
+#: a 10's inner side rows: _BETWEEN, sides only) or near an end (_END or more). A 9's side
+#: rows stand 0.1 from a 6's middle one; a 10's centre pips stand out to 0.27 on some
+#: decks, a 2's and a 3's end pips from 0.28.
+PLACES = ("centre-middle", "centre-end", "side-middle", "side-between", "side-end")
+_CENTRE, _SIDE = 0.04, 0.1
+_MID, _BETWEEN, _END = 0.035, (0.07, 0.13), 0.275
+#: Places are measured from halfway between the outermost pips, where that is within this
+#: of the card's middle both ways: half the least that an end row hidden moves it (0.1,
+#: a 9's or a 10's rows standing 0.2 apart).
+_OFF_CENTRE = 0.05
+#: A place fits a rank if on some dev deck this share of that rank's frames whose pips were
+#: counted show a pip there: a layout puts one there on 92-100% of them, glare splitting a
+#: pip or a card located off on 6% at most (tools/fit_pip_counts.py).
+LAYOUT_SHARE = 0.5
 
 
 def pip_key(middle: Middle) -> str:
@@ -52,6 +78,31 @@ def pip_key(middle: Middle) -> str:
     return str(middle.blobs) if middle.alike else f"{middle.blobs}?"
 
 
+def pip_places(middle: Middle) -> frozenset[str]:
+    """The :data:`PLACES` where the middle shows a pip; none unless it counts pips of one
+    size (:func:`vision.crosscheck.counts_pips`) standing symmetric about the card's middle."""
+    if not counts_pips(middle):
+        return frozenset()
+    # A number card's pips stand symmetric about its middle. Where the outermost ones do
+    # not (a thumb over an end row, or the card located off: the hand cut its outline
+    # short, and a 6's middle row stood where a 10's inner one does), where a pip stands
+    # says nothing sure; its count still does.
+    xs, ys = zip(*middle.places, strict=True)
+    middle_x, middle_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    if max(abs(middle_x - 0.5), abs(middle_y - 0.5)) > _OFF_CENTRE:
+        return frozenset()
+    found = set()
+    for x, y in middle.places:
+        across, down = abs(x - middle_x), abs(y - middle_y)
+        column = "centre" if across < _CENTRE else "side" if across >= _SIDE else None
+        row = ("middle" if down < _MID else "end" if down >= _END
+               else "between" if _BETWEEN[0] <= down < _BETWEEN[1] and column == "side"
+               else None)
+        if column and row:
+            found.add(f"{column}-{row}")
+    return frozenset(found)
+
+
 def _blobs(key: str) -> int:
     """The number of blobs a key counts (0 for NO_COUNT)."""
     return 0 if key == NO_COUNT else int(key.rstrip("?"))
@@ -59,13 +110,18 @@ def _blobs(key: str) -> int:
 
 @dataclass(frozen=True)
 class PipCounts:
-    """How likely each count is on each rank: ``likelihood[key][rank - 1]``."""
+    """How likely each count is on each rank (``likelihood[key][rank - 1]``), and which
+    ranks show a pip in each place (``fits[place][rank - 1]``)."""
 
     likelihood: dict[str, np.ndarray]
+    fits: dict[str, np.ndarray]
 
     @classmethod
-    def from_counts(cls, counts: dict[int, dict[str, int]]) -> PipCounts:
-        """From ``{rank: {key: frames}}``; ranks and keys not measured get FLOOR.
+    def from_counts(cls, counts: dict[int, dict[str, int]],
+                    places: dict[str, dict[int, float]] | None = None) -> PipCounts:
+        """From ``{rank: {key: frames}}`` and ``{place: {rank: the largest share of a dev
+        deck's counted frames of that rank with a pip there}}``; ranks and keys not
+        measured get FLOOR, and a place fits the ranks with LAYOUT_SHARE there.
 
         Fewer pips than a rank has are never held against it more than against the rank
         with that many: the dealer's thumb or a glare may hide pips of any card. (A thumb
@@ -81,7 +137,9 @@ class PipCounts:
             seen = _blobs(key)
             if 1 <= seen < Rank.TEN:
                 column[seen:Rank.TEN] = np.maximum(column[seen:Rank.TEN], column[seen - 1])
-        return cls(likelihood)
+        fits = {place: np.array([shares.get(r, 0.0) >= LAYOUT_SHARE for r in range(1, 14)])
+                for place, shares in (places or {}).items()}
+        return cls(likelihood, fits)
 
     @classmethod
     def load(cls, path: Path | None = None) -> PipCounts:
@@ -92,12 +150,19 @@ class PipCounts:
             if doc.get("format") != FORMAT:
                 raise ValueError("not a pip count table")
             return cls.from_counts({int(r): {str(k): int(n) for k, n in row.items()}
-                                    for r, row in doc["counts"].items()})
+                                    for r, row in doc["counts"].items()},
+                                   {str(place): {int(r): float(n) for r, n in row.items()}
+                                    for place, row in doc["places"].items()})
         except (OSError, KeyError, ValueError, AttributeError) as exc:
             raise ModelError(f"cannot load the pip count table: {exc}") from exc
 
     def weigh(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:
-        """Rank probabilities (the 13 ranks, then "no index") weighed by the middle's count.
+        """Rank probabilities (the 13 ranks, then "no index") weighed by the middle's count
+        and by where its pips stand."""
+        return self._by_places(self._by_count(rank_p, middle), middle)
+
+    def _by_count(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:
+        """Weighed by how many pips the middle counts.
 
         Only a middle of pip-sized blobs is weighed by: a picture's look varies too much
         from deck to deck (and the court cards were not measured). "No index" keeps its
@@ -113,5 +178,21 @@ class PipCounts:
         if counted > Rank.TEN or rank_p[counted - 1] < INDEX_SHARE:
             return rank_p
         # Never zero: the counted rank has INDEX_SHARE at least, each likelihood FLOOR.
-        weighted = rank_p[:-1] * self.likelihood[key]
-        return np.append((1.0 - rank_p[-1]) * weighted / weighted.sum(), rank_p[-1])
+        return _weighed(rank_p, self.likelihood[key])
+
+    def _by_places(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:
+        """Weighed down (FLOOR, once) on the ranks that show no pip in some place where the
+        middle shows one; as for the count, only where a rank that fits every place has
+        INDEX_SHARE of the index's probability."""
+        fits = np.ones(len(Rank), bool)
+        for place in pip_places(middle):
+            fits &= self.fits.get(place, True)
+        if fits.all() or not (rank_p[:-1][fits] >= INDEX_SHARE).any():
+            return rank_p
+        return _weighed(rank_p, np.where(fits, 1.0, FLOOR))
+
+
+def _weighed(rank_p: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
+    """The ranks' probabilities times a likelihood each (Bayes' rule), "no index" kept."""
+    weighted = rank_p[:-1] * likelihood
+    return np.append((1.0 - rank_p[-1]) * weighted / weighted.sum(), rank_p[-1])

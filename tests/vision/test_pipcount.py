@@ -13,7 +13,7 @@ import pytest
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
 from vision.locate import CARD_H, CARD_W
-from vision.pipcount import FLOOR, NO_COUNT, PipCounts
+from vision.pipcount import FLOOR, NO_COUNT, PipCounts, pip_places
 from vision.reader import RANK_CLASSES, CornerReader
 from vision.reading import ACCEPT_THRESHOLD, ModelError
 
@@ -58,8 +58,34 @@ def test_fewer_pips_are_no_evidence_against_a_rank(counts: PipCounts) -> None:
         assert np.all(column[Rank.JACK - 1:] == FLOOR)
 
 
+def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
+    """A side pip at mid-height only on a 6, 7 or 8, one between the middle and an end only
+    on an 8 (four rows a side on some decks), 9 or 10; one at the end of the centre column
+    on a 2, a 3, or a 7 that puts its odd pip there (neoclassical, a dev deck). An ace's
+    one pip is no count of pips alike."""
+    fitting = {place: {Rank(i + 1) for i in np.flatnonzero(fits)}
+               for place, fits in counts.fits.items()}
+    assert fitting["side-middle"] == {Rank.SIX, Rank.SEVEN, Rank.EIGHT}
+    assert fitting["side-between"] == {Rank.EIGHT, Rank.NINE, Rank.TEN}
+    assert fitting["centre-end"] == {Rank.TWO, Rank.THREE, Rank.SEVEN}
+    assert fitting["centre-middle"] >= {Rank.THREE, Rank.FIVE, Rank.NINE}
+    assert not fitting["centre-middle"] & {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN}
+    assert fitting["side-end"] == set(NUMBERS) - {Rank.TWO, Rank.THREE}
+
+
+@pytest.mark.parametrize(("code", "places"), [
+    ("3C", {"centre-middle", "centre-end"}), ("4D", {"side-end"}),
+    ("6H", {"side-middle", "side-end"}), ("9S", {"centre-middle", "side-between", "side-end"}),
+    ("KS", set())])
+def test_the_pips_places_on_the_card(dev_deck: dict[Card, np.ndarray], code: str,
+                                     places: set[str]) -> None:
+    assert pip_places(look_at_middle(_straight(dev_deck, code))) == places
+
+
 @pytest.mark.parametrize(("code", "rival"), [("9S", Rank.SIX), ("8C", Rank.THREE),
-                                             ("7D", Rank.FOUR), ("6H", Rank.FIVE)])
+                                             ("7D", Rank.FOUR), ("6H", Rank.FIVE),
+                                             ("6D", Rank.NINE), ("3C", Rank.EIGHT),
+                                             ("5S", Rank.SIX)])
 def test_the_pips_settle_an_index_torn_between_two_ranks(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts, code: str, rival: Rank) -> None:
     card = Card.parse(code)
@@ -79,6 +105,50 @@ def test_a_pip_under_the_thumb_makes_no_lower_rank_sure(
     assert middle.blobs == 2
     weighed = counts.weigh(_torn(Rank.TWO, Rank.THREE), middle)
     assert weighed.max() < ACCEPT_THRESHOLD
+    # The two pips left stand off the card's middle: where they stand is not weighed.
+    assert pip_places(middle) == frozenset()
+
+
+def _under_thumbs(card: np.ndarray, *centres: tuple[float, float]) -> np.ndarray:
+    """The card with skin (which the middle does not take for ink) over these places."""
+    for x, y in centres:
+        cv2.ellipse(card, (round(x * CARD_W), round(y * CARD_H)), (22, 26), 0, 0, 360,
+                    (150, 180, 225), -1)
+    return card
+
+
+def test_a_nine_with_two_pips_under_the_thumb_is_no_six(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """Seven pips are as many as a 6 has and more; the inner rows of the side column
+    the thumb leaves say 9, as kde-ancient-egyptians' turned index could not."""
+    middle = look_at_middle(_under_thumbs(_straight(dev_deck, "9C"), (0.3, 0.4), (0.3, 0.6)))
+    assert middle.blobs == 7 and "side-between" in pip_places(middle)
+    weighed = counts.weigh(_torn(Rank.SIX, Rank.NINE), middle)
+    assert RANK_CLASSES[int(weighed.argmax())] == Rank.NINE
+    assert weighed.max() >= ACCEPT_THRESHOLD
+
+
+def test_a_card_located_short_has_its_pips_places_unweighed(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """The hand cut the outline short: straightened, a 6's middle row stands where a 10's
+    inner rows do, and its bottom row is gone. The pips left stand off the card's middle, so
+    where they stand is not weighed (a 6 was once read as a sure 10 so)."""
+    card = _straight(dev_deck, "6C")
+    short = cv2.resize(card[:round(0.8 * CARD_H)], (CARD_W, CARD_H))
+    middle = look_at_middle(short)
+    assert middle.blobs == 4 and pip_places(middle) == frozenset()
+    assert counts.weigh(_torn(Rank.SIX, Rank.TEN), middle).max() < ACCEPT_THRESHOLD
+
+
+def test_a_hidden_pip_says_nothing_of_its_place(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """Places weigh by the pips seen, never by those missing: with a 6's middle row under
+    the thumb (skin, as above), nothing rules out a 9."""
+    card = _straight(dev_deck, "6C")
+    before = pip_places(look_at_middle(card))
+    middle = look_at_middle(_under_thumbs(card, (0.3, 0.5), (0.7, 0.5)))
+    assert "side-middle" in before and pip_places(middle) == {"side-end"}
+    assert counts.weigh(_torn(Rank.SIX, Rank.NINE), middle).max() < ACCEPT_THRESHOLD
 
 
 def test_pips_alone_bring_up_no_rank(dev_deck: dict[Card, np.ndarray],
@@ -113,7 +183,7 @@ def test_reader_reads_a_deck_whose_lower_index_stands_upright(
     without = CornerReader(pips=PipCounts.from_counts({}))  # every count equally likely
     unsure_without = 0
     w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
-    for code in ("8C", "3S", "7D"):
+    for code in ("8C", "3S", "7D", "6D"):
         card = _straight(dev_deck, code)
         card[CARD_H - h:, CARD_W - w:] = card[:h, :w]
         reading, before = with_pips.read_card(card), without.read_card(card)
