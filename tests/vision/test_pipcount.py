@@ -13,7 +13,7 @@ import pytest
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
 from vision.locate import CARD_H, CARD_W
-from vision.pipcount import FLOOR, NO_COUNT, PipCounts, pip_places
+from vision.pipcount import FLOOR, HIDDEN, NO_COUNT, PipCounts, pip_places
 from vision.reader import RANK_CLASSES, CornerReader
 from vision.reading import ACCEPT_THRESHOLD, ModelError
 
@@ -44,15 +44,17 @@ def test_the_measured_table_counts_each_rank_likeliest_as_itself() -> None:
         assert likeliest == ("1?" if rank == "1" else rank), rank  # "of one size" needs two
 
 
-def test_fewer_pips_are_no_evidence_against_a_rank(counts: PipCounts) -> None:
-    """A thumb or a glare may hide pips: a count weighs only against ranks with fewer."""
+def test_a_few_pips_fewer_are_no_evidence_against_a_rank(counts: PipCounts) -> None:
+    """A thumb or a glare may hide pips: a count weighs only against ranks with fewer, or
+    with more than a thumb hides."""
     for key, column in counts.likelihood.items():
         if key == NO_COUNT:
             continue
         seen = int(key.rstrip("?"))
         for rank in NUMBERS:
-            if rank > seen:
+            if seen < rank <= seen + HIDDEN:
                 assert column[rank - 1] >= column[seen - 1], (key, rank)
+    assert counts.likelihood["2"][Rank.SEVEN - 1] < 0.1 * counts.likelihood["2"][Rank.TWO - 1]
     # Court cards were not measured: no count tells them apart.
     for column in counts.likelihood.values():
         assert np.all(column[Rank.JACK - 1:] == FLOOR)
@@ -85,7 +87,8 @@ def test_the_pips_places_on_the_card(dev_deck: dict[Card, np.ndarray], code: str
 @pytest.mark.parametrize(("code", "rival"), [("9S", Rank.SIX), ("8C", Rank.THREE),
                                              ("7D", Rank.FOUR), ("6H", Rank.FIVE),
                                              ("6D", Rank.NINE), ("3C", Rank.EIGHT),
-                                             ("5S", Rank.SIX)])
+                                             ("5S", Rank.SIX), ("2D", Rank.SEVEN),
+                                             ("5H", Rank.NINE)])
 def test_the_pips_settle_an_index_torn_between_two_ranks(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts, code: str, rival: Rank) -> None:
     card = Card.parse(code)
