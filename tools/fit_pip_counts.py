@@ -54,7 +54,8 @@ def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> tuple[
         for card, straight in located_shots(faces, numbers, sessions, rng):
             middle = look_at_middle(straight)
             row = table[int(card.rank)]
-            row[pip_key(middle)] = row.get(pip_key(middle), 0) + 1
+            key = pip_key(middle)
+            row[key] = row.get(key, 0) + 1
             counted[int(card.rank)] += counts_pips(middle)
             shown.update((place, int(card.rank)) for place in pip_places(middle))
         for (place, rank), frames in shown.items():
