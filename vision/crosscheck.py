@@ -59,6 +59,8 @@ _EXTRA_PIPS = 3
 #: picture is broader (its "Т" was read as 7).
 _WIDER_THAN_PIPS = 0.75
 _HIGH = 0.2
+#: A thumb rising from the middle's lower edge reaches no higher than this share of it.
+_THUMB_TOP = 0.3
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
 #: _WIDER_THAN_PIPS is a strip: an edge, not print.
 _STRIP = 0.04
@@ -110,7 +112,13 @@ def _measure(ink: np.ndarray) -> Middle:
     # number cards from being counted).
     strip = ((stats[:, cv2.CC_STAT_HEIGHT] <= _STRIP * h)
              & (stats[:, cv2.CC_STAT_WIDTH] >= _WIDER_THAN_PIPS * w))
-    stats, centres = stats[~strip], centres[~strip]
+    # The dealer's thumb comes in from below (the hand runs off the picture's bottom): a
+    # tall blob rising from the middle's lower edge no higher than its lower part is the
+    # thumb over the card, not print (a court card's picture reaches up past it).
+    tops = stats[:, cv2.CC_STAT_TOP]
+    thumb = ((tops + stats[:, cv2.CC_STAT_HEIGHT] >= h - 1) & (tops >= _THUMB_TOP * h)
+             & (stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h))
+    stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
     areas = stats[:, cv2.CC_STAT_AREA]
     if len(areas) == 0:
         return Middle(0.0, 0.0, 0.0, 0, False, 0.0)

@@ -48,9 +48,11 @@ NO_COUNT = "none"
 FLOOR = 0.02
 #: The index must give the rank with as many pips as counted at least this probability.
 INDEX_SHARE = 0.2
-#: The most pips one thumb hides: it presses near the card's middle over one side column,
-#: on a 10 its two inner pips and the centre pip beside them. On the dev decks under hard
-#: light (the thumb on 30% of frames) a count was 4 or 5 short on 0.1-0.4% of 8s, 9s and 10s.
+#: Pips fewer than a rank has that are never held against it: what one thumb mostly hides
+#: (it presses near the card's middle over one side column: on a 10 its two inner pips and
+#: the centre one beside them). More are held against it as measured: on the dev decks
+#: under hard light (the thumb on 30% of frames) a count was 4 or more short on 0.6% of 6s
+#: to 3.5% of 9s and 10s.
 HIDDEN = 3
 #: The ranks whose middles were measured: the ace's one pip and the number cards'.
 MEASURED = tuple(r for r in Rank if r <= Rank.TEN)

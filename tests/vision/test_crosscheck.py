@@ -70,6 +70,36 @@ def test_the_box_past_a_card_located_too_large_does_not_spoil_the_count(
     assert edged.blobs == clean.blobs == Card.parse(code).rank
 
 
+@pytest.mark.parametrize("skin", [(45, 60, 95), (120, 150, 200)])
+@pytest.mark.parametrize("code", ["2D", "7S", "9H", "10C"])
+def test_the_dealers_thumb_over_the_middle_is_no_picture(deck_faces: Faces, code: str,
+                                                        skin: tuple[int, int, int]) -> None:
+    """The thumb rises from the card's lower edge over the middle, its hand below: a blob
+    that tall and broad made a picture of it, and a number card read rightly was held."""
+    card = _straight(deck_faces("anglo", 350), code)
+    _thumb_on(card, skin)
+    middle = look_at_middle(card)
+    assert not contradicts(Card.parse(code).rank, middle), middle
+    assert middle.blobs <= Card.parse(code).rank  # pips under the thumb are hidden, not added
+
+
+@pytest.mark.parametrize("code", ["KS", "QH", "JD"])
+def test_a_court_card_under_the_thumb_is_still_a_picture(deck_faces: Faces, code: str) -> None:
+    """The thumb joins the picture, which reaches up past it: the whole is no thumb."""
+    card = _straight(deck_faces("anglo", 350), code)
+    _thumb_on(card, (45, 60, 95))
+    assert contradicts(Rank.EIGHT, look_at_middle(card))
+
+
+def _thumb_on(card: np.ndarray, skin: tuple[int, int, int]) -> None:
+    """The dealer's thumb drawn on a straightened card: its tip over the middle, its hand
+    running off the card's lower edge."""
+    tip = (round(0.42 * CARD_W), round(0.55 * CARD_H))
+    half_width = round(0.15 * CARD_W)
+    cv2.ellipse(card, tip, (half_width, half_width + 4), 0, 180, 360, skin, -1)
+    cv2.rectangle(card, (tip[0] - half_width, tip[1]), (tip[0] + half_width, CARD_H), skin, -1)
+
+
 def test_a_foreign_ace_read_as_a_seven_is_contradicted(deck_faces: Faces) -> None:
     # This deck indexes its aces "T" (Cyrillic), which the index network takes for a 7;
     # the ace's picture spans the middle, wider than any column of pips.
