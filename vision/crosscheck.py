@@ -59,7 +59,8 @@ _EXTRA_PIPS = 3
 #: picture is broader (its "Т" was read as 7).
 _WIDER_THAN_PIPS = 0.75
 _HIGH = 0.2
-#: A thumb rising from the middle's lower edge reaches no higher than this share of it.
+#: A thumb rising from the middle's lower edge stays this share of the middle's height
+#: below its top; a court card's picture reaches higher.
 _THUMB_TOP = 0.3
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
 #: _WIDER_THAN_PIPS is a strip: an edge, not print.

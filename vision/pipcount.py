@@ -70,8 +70,9 @@ _MID, _BETWEEN, _END = 0.035, (0.07, 0.13), 0.275
 #: a 9's or a 10's rows standing 0.2 apart).
 _OFF_CENTRE = 0.05
 #: A place fits a rank if on some dev deck this share of that rank's frames whose pips were
-#: counted show a pip there: a layout puts one there on 92-100% of them, glare splitting a
-#: pip or a card located off on 6% at most (tools/fit_pip_counts.py).
+#: counted show a pip there: a layout puts one there on 67-100% of them (the least where
+#: the thumb often covers it), glare splitting a pip or a card located off on 11% at most
+#: (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
 
 
