@@ -35,8 +35,8 @@ from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "GLYPHS_CONFIRM", "Middle", "check", "contradicts", "counts_pips", "look_at_middle",
-    "only_small_blobs",
+    "CAP", "GLYPHS_CONFIRM", "Middle", "cap_rank", "check", "contradicts", "counts_pips",
+    "look_at_middle", "only_small_blobs",
 ]
 
 #: A contradicted reading keeps at most this confidence (below the accept threshold).
@@ -175,20 +175,21 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                                    reading.suit_confidence) < CAP:
         return reading
     if contradicts(reading.rank, middle if middle is not None else look_at_middle(card)):
-        return _cap_rank(reading)
+        return cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
     if indices is None:
         indices = find_indices(card) if court or black else (None, None)
     # A J or K read from a rank that encloses a tall counter: a German queen's D, say.
     if court and any(map(rank_encloses_counter, indices)):
-        return _cap_rank(reading)
+        return cap_rank(reading)
     if black and not _glyphs_confirm(reading, card, glyphs, indices):
         return replace(reading, confidence=min(reading.confidence, CAP),
                        suit_confidence=min(reading.suit_confidence, CAP))
     return reading
 
 
-def _cap_rank(reading: Reading) -> Reading:
+def cap_rank(reading: Reading) -> Reading:
+    """The reading with its rank's confidence (and so its own) capped at CAP."""
     return replace(reading, confidence=min(reading.confidence, CAP),
                    rank_confidence=min(reading.rank_confidence, CAP))
 

@@ -189,13 +189,22 @@ class PipCounts:
         # Never zero: the counted rank has INDEX_SHARE at least, each likelihood FLOOR.
         return _weighed(rank_p, self.likelihood[key])
 
+    def layout_fits(self, rank: Rank, middle: Middle) -> bool:
+        """Whether some dev deck's layout of ``rank`` shows a pip in each place where the
+        middle shows one."""
+        return bool(self._fitting(middle)[rank - 1])
+
+    def _fitting(self, middle: Middle) -> np.ndarray:
+        fits = np.ones(len(Rank), bool)
+        for place in pip_places(middle):
+            fits &= self.fits.get(place, True)
+        return fits
+
     def _by_places(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:
         """Weighed down (FLOOR, once) on the ranks that show no pip in some place where the
         middle shows one; as for the count, only where a rank that fits every place has
         INDEX_SHARE of the index's probability."""
-        fits = np.ones(len(Rank), bool)
-        for place in pip_places(middle):
-            fits &= self.fits.get(place, True)
+        fits = self._fitting(middle)
         if fits.all() or not (rank_p[:-1][fits] >= INDEX_SHARE).any():
             return rank_p
         return _weighed(rank_p, np.where(fits, 1.0, FLOOR))

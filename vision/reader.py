@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import check, look_at_middle
+from vision.crosscheck import cap_rank, check, look_at_middle
 from vision.glyphs import GlyphNet, find_indices
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.locate import corners, locate, straighten
@@ -172,7 +172,13 @@ class CornerReader:
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
-        return check(reading, card, self._glyphs, middle, indices)
+        checked = check(reading, card, self._glyphs, middle, indices)
+        # The pips' places pick only between ranks the index weighs; a number the index is
+        # sure of, with a pip where that rank's layout never puts one, is held instead (a
+        # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
+        if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
+            return cap_rank(checked)
+        return checked
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

@@ -196,6 +196,20 @@ def test_reader_reads_a_deck_whose_lower_index_stands_upright(
     assert unsure_without >= 2
 
 
+def test_a_sure_number_with_a_pip_where_its_layout_has_none_is_held(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    """A 6 with a 9's indices: the index is sure of the 9 and gives the 6 nothing, so the
+    places may not pick the 6; but a pip at mid-height in a side column is no 9's."""
+    six, nine = _straight(dev_deck, "6D"), _straight(dev_deck, "9D")
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    six[:h, :w] = nine[:h, :w]
+    six[CARD_H - h:, CARD_W - w:] = nine[CARD_H - h:, CARD_W - w:]
+    assert "side-middle" in pip_places(look_at_middle(six))
+    reading = CornerReader().read_card(six)
+    assert reading.rank == Rank.NINE
+    assert reading.rank_confidence < ACCEPT_THRESHOLD
+
+
 @pytest.mark.parametrize("text", ["", "{", json.dumps({"format": "something else"}),
                                   json.dumps({"format": "faro-shoe pip counts"})])
 def test_a_broken_table_is_a_model_error(tmp_path: Path, text: str) -> None:
