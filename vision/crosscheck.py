@@ -71,7 +71,6 @@ _STRIP = 0.04
 class Middle:
     """What the middle of a straightened card shows."""
 
-    ink: float  # share of the middle's pixels that are print
     tallest: float  # the tallest print blob's height, as a share of the middle's height
     widest: float  # the widest print blob's width, as a share of the middle's width
     blobs: int  # separated print blobs of pip size
@@ -122,7 +121,7 @@ def _measure(ink: np.ndarray) -> Middle:
     stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
     areas = stats[:, cv2.CC_STAT_AREA]
     if len(areas) == 0:
-        return Middle(0.0, 0.0, 0.0, 0, False, 0.0)
+        return Middle(0.0, 0.0, 0, False, 0.0)
     tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
     widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
     high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
@@ -133,7 +132,7 @@ def _measure(ink: np.ndarray) -> Middle:
     alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
     places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
                    for x, y in centres[is_big])
-    return Middle(float(mask.mean()), tallest, widest, len(big), alike, broadest, places)
+    return Middle(tallest, widest, len(big), alike, broadest, places)
 
 
 def _is_picture(m: Middle) -> bool:
