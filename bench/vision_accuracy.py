@@ -11,7 +11,9 @@ For each French-suited aisleriot deck: frames of random cards through the camera
 * with a profile, on the pip-only variant (indices painted out) of the held-out decks.
 
 The card lies alone in the box unless --thumbs puts the dealer's thumb on a share of them
-(its hand then covers part of the card's lower edge).
+(its hand then covers part of the card's lower edge). --beyond pushes one condition past
+RIG.md's ranges on every frame (blur, noise, angles, dark): such frames may be held, never
+read wrongly.
 
 A read counts as correct or wrong only when sure (confidence >= ACCEPT_THRESHOLD); otherwise
 it is abstained. Rank and suit are counted the same way on their own confidences. The last
@@ -33,6 +35,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -105,13 +108,32 @@ HEADER = ("| deck | frames | correct % | wrong % | abstained % | rank ok/wrong/a
           "|---|---|---|---|---|---|---|---|---|")
 
 
+#: Conditions past RIG.md's ranges (--beyond), drawn anew for each frame: what a reader may
+#: meet on a rig built otherwise than RIG.md says. The reader need not read such frames,
+#: but must not read them wrongly.
+BEYOND: dict[str, Callable[[SceneParams, np.random.Generator], SceneParams]] = {
+    # A fixed-focus camera module focused for a metre, 10 cm over the box (hard: 0.2-1.5).
+    "blur": lambda p, rng: replace(p, blur_sigma=float(rng.uniform(1.5, 2.6))),
+    # A cheap sensor in a dim room through a hard-pressed MJPEG encoder (hard: 1-14, 45+).
+    "noise": lambda p, rng: replace(p, noise_sigma=float(rng.uniform(14, 24)),
+                                    jpeg_quality=int(rng.integers(25, 50))),
+    # A camera mounted askew (hard: ±6 degrees turned, ±10 tilted).
+    "angles": lambda p, rng: replace(p, rotation_deg=float(rng.uniform(-10, 10)),
+                                     tilt_deg=(float(rng.uniform(-15, 15)),
+                                               float(rng.uniform(-15, 15)))),
+    # A darker room than the hard range's dimmest (exposure down to 0.45 there).
+    "dark": lambda p, rng: replace(p, exposure=float(rng.uniform(0.25, 0.45)),
+                                   noise_sigma=float(rng.uniform(8, 16))),
+}
+
+
 def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
               difficulty: str, base: SceneParams | None = None, misses: str = "",
-              repeat: int = 1, thumbs: float = 0.0) -> Tally:
+              repeat: int = 1, thumbs: float = 0.0, beyond: str | None = None) -> Tally:
     """Read random frames; with ``misses`` (a label), each read that is not surely right
     is listed on stderr. Each read is timed as the fastest of ``repeat`` (a reading does
     not change from one to the next). A share ``thumbs`` of the frames has the dealer's
-    thumb on the card."""
+    thumb on the card; ``beyond`` names a condition of BEYOND pushed past the rig's range."""
     tally = Tally()
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
@@ -119,6 +141,8 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
         params = (SceneParams.random(rng, difficulty) if base is None  # type: ignore[arg-type]
                   else base.relit(rng, difficulty))  # type: ignore[arg-type]
         params = replace(params, upside_down=bool(rng.random() < 0.5))
+        if beyond:
+            params = BEYOND[beyond](params, rng)
         # Drawn only when asked for, so that runs without thumbs see the same frames.
         thumb = Thumb.random(rng) if thumbs and rng.random() < thumbs else None
         frame = render_frame(faces[card], params, rng, thumb=thumb,
@@ -173,6 +197,11 @@ def main() -> None:
                         help="this share (0-1) of the frames has the dealer's thumb on the "
                              "card's middle, as when it lingers on a card come to rest "
                              "(default 0)")
+    parser.add_argument("--beyond", choices=sorted(BEYOND),
+                        help="push one condition past RIG.md's range on every frame (blur: "
+                             "a camera out of focus; noise: a poor sensor and encoder; "
+                             "angles: a camera mounted askew; dark: a darker room); the "
+                             "reader may abstain on such frames, never read them wrongly")
     args = parser.parse_args()
     if not 0.0 <= args.thumbs <= 1.0:
         parser.error("--thumbs must be a share between 0 and 1")
@@ -206,7 +235,8 @@ def main() -> None:
         standard = info.index_style == "standard"
         if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
-                          misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs)
+                          misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs,
+                          beyond=args.beyond)
             # Foreign indices are counted apart: the zero-shot reader is not for them.
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
@@ -222,7 +252,8 @@ def main() -> None:
                                            "| | | | | | | | |")
             else:
                 t = _read_all(reader, faces, frames, rng, args.difficulty, base,
-                              misses("profile"), repeat=args.repeat, thumbs=args.thumbs)
+                              misses("profile"), repeat=args.repeat, thumbs=args.thumbs,
+                              beyond=args.beyond)
                 notes = f" ({problems} learn notes)" if problems else ""
                 sections["profile"].append(t.row(f"{label}{notes}"))
                 totals[f"profile {group}"].merge(t)
@@ -231,7 +262,8 @@ def main() -> None:
             pips = paint_out_deck(faces)
             reader, base, problems = _profile_reader(pips, rng)
             t = _read_all(reader, pips, frames, rng, args.difficulty, base,
-                          misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs)
+                          misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs,
+                          beyond=args.beyond)
             held_mark = " **(held-out)**" if held else ""
             sections["profile"].append(t.row(f"{deck} pip-only{held_mark}"))
             totals["pip-only held-out" if held else "pip-only dev"].merge(t)
@@ -239,6 +271,7 @@ def main() -> None:
     print(f"\nAccept threshold {ACCEPT_THRESHOLD}; difficulty {args.difficulty}; "
           f"{frames} frames per deck and mode; seed {args.seed}"
           + (f"; the dealer's thumb on {args.thumbs:.0%} of them" if args.thumbs else "")
+          + (f"; {args.beyond} past the rig's range" if args.beyond else "")
           + ".\n")
     print("### Zero-shot (no setup)\n\n" + HEADER)
     print("\n".join(sections["zero"]))

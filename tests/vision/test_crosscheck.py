@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import CAP, check, contradicts, counts_pips, look_at_middle
-from vision.glyphs import GlyphNet, find_indices, rank_encloses_counter
+from vision.crosscheck import (
+    CAP,
+    SHARP_ENOUGH,
+    check,
+    contradicts,
+    counts_pips,
+    look_at_middle,
+    print_blur,
+)
+from vision.glyphs import GlyphNet, black_suit_evidence, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -147,3 +155,35 @@ def test_no_standard_jack_or_king_encloses_a_counter(deck_faces: Faces, deck: st
     for code in (r + s for r in "JK" for s in "SHDC"):
         card = _straight(faces, code)
         assert not any(map(rank_encloses_counter, find_indices(card))), (deck, code)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_print_blur_grows_with_the_cameras_blur(deck_faces: Faces, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for code in ("KS", "AC", "5C", "10D"):
+        card = _straight(faces, code)
+        measured = [print_blur(cv2.GaussianBlur(card, (0, 0), s) if s else card)
+                    for s in (0.0, 1.0, 2.0, 3.0)]
+        assert measured == sorted(measured), (code, measured)
+        # The straightened render is itself soft (some one pixel); a thin stroke blurred
+        # wider than itself fades as well as spreads, so small print reads low (paris's
+        # aces measure 3 pixels more at 2.46), never as sharp as the learned range.
+        assert measured[0] <= SHARP_ENOUGH < measured[-1] - 0.4, (code, measured)
+
+
+def test_a_blank_corner_has_no_sharp_print() -> None:
+    assert print_blur(np.full((CARD_H, CARD_W, 3), 230, np.uint8)) > SHARP_ENOUGH
+
+
+@pytest.mark.parametrize("code", ["KS", "KC"])
+def test_a_black_suit_no_glyph_judges_stands_on_sharp_print_only(
+        deck_faces: Faces, glyphs: GlyphNet, code: str) -> None:
+    # bellot's court cards show no suit glyph the network takes for a spade or a club
+    # (black_suit_evidence(...).shaped == 0): the index network's word is all there is.
+    card = _straight(deck_faces("bellot", 350), code)
+    assert black_suit_evidence(card, glyphs).shaped == 0
+    assert check(_sure(code), card, glyphs) == _sure(code)
+    # Blurred past what it learned, its word alone no longer makes the suit sure.
+    held = check(_sure(code), cv2.GaussianBlur(card, (0, 0), 2.5), glyphs)
+    assert held.card == Card.parse(code)
+    assert held.suit_confidence <= CAP and not held.is_sure
