@@ -18,6 +18,7 @@ from vision.glyphs import (
     black_suit_evidence,
     corner_glyph,
     find_index,
+    find_indices,
     glyph_input,
     index_corners,
     pip_glyphs,
@@ -62,6 +63,24 @@ def test_the_index_corner_gives_the_rank_above_its_suit(dev_deck: dict[Card, np.
     rank_rows = np.nonzero((blobs.labels == blobs.rank).any(axis=1))[0]
     suit_rows = np.nonzero((blobs.labels == blobs.suit).any(axis=1))[0]
     assert rank_rows.max() <= suit_rows.min() + 2
+
+
+@pytest.mark.parametrize("code", ["6H", "6D", "9S"])
+def test_a_corner_too_noisy_to_tell_a_glyph_from_the_noise_shows_no_suit(
+        deck_faces: Faces, code: str) -> None:
+    # A room darker than RIG.md's range: the sensor's noise speckles the ink, and a speck
+    # under the rank once passed for a diamond's glyph.
+    face = deck_faces("anglo", 350, alpha=True)[Card.parse(code)]
+    lit = SceneParams(noise_sigma=2.0, jpeg_quality=None)
+    dark = replace(lit, exposure=0.3, noise_sigma=14.0)
+    found = {}
+    for name, params in (("lit", lit), ("dark", dark)):
+        frame = render_frame(face, params, np.random.default_rng(3))
+        quad = locate(frame)
+        assert quad is not None
+        found[name] = find_indices(straighten(frame, quad))
+    assert all(f is not None and f.suit is not None for f in found["lit"])
+    assert all(f is None or f.suit is None for f in found["dark"])
 
 
 def test_an_index_close_to_a_dark_card_edge_is_still_found(dev_deck: dict[Card, np.ndarray]
