@@ -12,8 +12,8 @@ For each French-suited aisleriot deck: frames of random cards through the camera
 
 The card lies alone in the box unless --thumbs puts the dealer's thumb on a share of them
 (its hand then covers part of the card's lower edge). --beyond pushes one condition past
-RIG.md's ranges on every frame (blur, noise, angles, dark): such frames may be held, never
-read wrongly.
+RIG.md's ranges on every frame (blur, noise, angles, dark, colour, small, glare): such frames
+may be held, and should never be read wrongly.
 
 A read counts as correct or wrong only when sure (confidence >= ACCEPT_THRESHOLD); otherwise
 it is abstained. Rank and suit are counted the same way on their own confidences. The last
@@ -124,6 +124,16 @@ BEYOND: dict[str, Callable[[SceneParams, np.random.Generator], SceneParams]] = {
     # A darker room than the hard range's dimmest (exposure down to 0.45 there).
     "dark": lambda p, rng: replace(p, exposure=float(rng.uniform(0.25, 0.45)),
                                    noise_sigma=float(rng.uniform(8, 16))),
+    # Candles (about 1900 K) or a blue sky, the camera's white balance off (hard: 2700-6500 K,
+    # at least 20% of the cast removed).
+    "colour": lambda p, rng: replace(p, colour_temp_k=float(rng.choice([1900, 2200, 8000, 10000])),
+                                     white_balance=0.0),
+    # A camera mounted higher: the card fills 35-55% of the frame's height (hard: 55-90%).
+    "small": lambda p, rng: replace(p, card_height_frac=float(rng.uniform(0.35, 0.55))),
+    # Two broad, full glare spots on a glossy card (hard: up to two, 0.08-0.3 of its width).
+    "glare": lambda p, rng: replace(p, glare=tuple(
+        (float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
+         float(rng.uniform(0.2, 0.45)), float(rng.uniform(0.9, 1.0))) for _ in range(2))),
 }
 
 
@@ -200,8 +210,11 @@ def main() -> None:
     parser.add_argument("--beyond", choices=sorted(BEYOND),
                         help="push one condition past RIG.md's range on every frame (blur: "
                              "a camera out of focus; noise: a poor sensor and encoder; "
-                             "angles: a camera mounted askew; dark: a darker room); the "
-                             "reader may abstain on such frames, never read them wrongly")
+                             "angles: a camera mounted askew; dark: a darker room; colour: "
+                             "candles or a blue sky, white balance off; small: a camera "
+                             "mounted higher; glare: broad glare on a glossy card); the "
+                             "reader may abstain on such frames, but should never read "
+                             "them wrongly")
     args = parser.parse_args()
     if not 0.0 <= args.thumbs <= 1.0:
         parser.error("--thumbs must be a share between 0 and 1")
