@@ -5,12 +5,13 @@ separated pips of one size; a court card a big picture. A reading whose kind the
 clearly contradicts (an index read as 8 on a court card, a king read on a card of pips) is
 capped below the accept threshold, so the deal holds it instead of paying on it. So is a
 black suit that the suit glyphs, cut out alone (the pips of the middle and the glyphs under
-the indices, :mod:`vision.glyphs`), do not surely confirm, and a J or K whose rank glyph
+the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
+whose print is blurred past what the index network learned), and a J or K whose rank glyph
 encloses a tall counter, as a D does (a foreign queen, which the index network may take for
 a jack).
 
-The check only ever lowers a confidence, and only when the middle or the glyph is clear
-about it.
+The check only ever lowers a confidence, and only when the middle, the glyph or the blur
+is clear about it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from vision.glyphs import (
     index_corners,
     ink_levels,
     rank_encloses_counter,
+    speckled,
 )
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
@@ -232,12 +234,15 @@ def cap_rank(reading: Reading) -> Reading:
 def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                     indices: Sequence[IndexBlobs | None]) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
-    black suit read, or show no spade or club shape to judge by on print sharp enough for
+    black suit read, or show no spade or club shape to judge by on print clean enough for
     the index network alone."""
     assert reading.rank is not None
     evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN,
                                    indices=indices)
     club = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     if evidence.shaped == 0:
-        return print_blur(card) <= SHARP_ENOUGH
+        # Nothing to judge by: the network's word stands alone only on print as clean as
+        # it learned from, neither blurred past its range nor speckled by the sensor's noise.
+        return (not any(map(speckled, index_corners(card)))
+                and print_blur(card) <= SHARP_ENOUGH)
     return club >= GLYPHS_CONFIRM

@@ -43,6 +43,7 @@ __all__ = [
     "ink_levels",
     "pip_glyphs",
     "rank_encloses_counter",
+    "speckled",
 ]
 
 #: Ink is darker than this share of the paper around it.
@@ -167,7 +168,8 @@ def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None
 @dataclass(frozen=True, slots=True)
 class IndexBlobs:
     """The print of an index corner: its ink level, its blobs (labels) and which of them
-    are the rank and the suit glyph under it (None if there is none)."""
+    are the rank and the suit glyph under it (None if there is none, or if the corner is
+    too noisy to tell: :func:`speckled`)."""
 
     level: np.ndarray
     labels: np.ndarray
@@ -218,10 +220,21 @@ def _index_blobs(level: np.ndarray, band: int) -> IndexBlobs | None:
     suit = int(below[np.argmin(y[below])]) if len(below) else None
     if suit is not None and not 0.6 <= bw[suit] / bh[suit] <= 1.6:
         suit = None
-    specks = area[1:][area[1:] < _MIN_AREA].sum()
-    if specks > _SPECKLED * h * w:
-        suit = None
-    return IndexBlobs(level, labels, rank, suit)
+    return IndexBlobs(level, labels, rank, None if _too_speckled(area[1:], h * w) else suit)
+
+
+def speckled(corner: np.ndarray) -> bool:
+    """Whether an index corner's ink is too noisy to tell a glyph from the noise (a room
+    darker than RIG.md's range): then it shows no suit glyph, and may show no rank."""
+    mask = (ink_levels(corner, _GLYPH_REACH)[0] < DARK).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return _too_speckled(stats[1:, cv2.CC_STAT_AREA], mask.size)
+
+
+def _too_speckled(areas: np.ndarray, size: int) -> bool:
+    """Whether blobs of these areas (the background left out) are specks over _SPECKLED of
+    a corner of ``size`` pixels."""
+    return bool(areas[areas < _MIN_AREA].sum() > _SPECKLED * size)
 
 
 #: A hole in the rank's print at least this share of its height and of its box is a

@@ -22,6 +22,7 @@ from vision.glyphs import (
     glyph_input,
     index_corners,
     pip_glyphs,
+    speckled,
 )
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reading import ModelError, Reading
@@ -65,22 +66,40 @@ def test_the_index_corner_gives_the_rank_above_its_suit(dev_deck: dict[Card, np.
     assert rank_rows.max() <= suit_rows.min() + 2
 
 
-@pytest.mark.parametrize("code", ["6H", "6D", "9S"])
-def test_a_corner_too_noisy_to_tell_a_glyph_from_the_noise_shows_no_suit(
-        deck_faces: Faces, code: str) -> None:
-    # A room darker than RIG.md's range: the sensor's noise speckles the ink, and a speck
-    # under the rank once passed for a diamond's glyph.
-    face = deck_faces("anglo", 350, alpha=True)[Card.parse(code)]
+def _lit_and_dark(face: np.ndarray) -> dict[str, np.ndarray]:
+    """The card straightened from a well-lit frame and from one in a room darker than
+    RIG.md's range, where the sensor's noise speckles the ink."""
     lit = SceneParams(noise_sigma=2.0, jpeg_quality=None)
-    dark = replace(lit, exposure=0.3, noise_sigma=14.0)
-    found = {}
-    for name, params in (("lit", lit), ("dark", dark)):
+    cards = {}
+    for name, params in (("lit", lit), ("dark", replace(lit, exposure=0.3, noise_sigma=14.0))):
         frame = render_frame(face, params, np.random.default_rng(3))
         quad = locate(frame)
         assert quad is not None
-        found[name] = find_indices(straighten(frame, quad))
-    assert all(f is not None and f.suit is not None for f in found["lit"])
-    assert all(f is None or f.suit is None for f in found["dark"])
+        cards[name] = straighten(frame, quad)
+    return cards
+
+
+@pytest.mark.parametrize("code", ["6H", "6D", "9S"])
+def test_a_corner_too_noisy_to_tell_a_glyph_from_the_noise_shows_no_suit(
+        deck_faces: Faces, code: str) -> None:
+    # A speck under the rank once passed for a diamond's glyph.
+    cards = _lit_and_dark(deck_faces("anglo", 350, alpha=True)[Card.parse(code)])
+    assert all(f is not None and f.suit is not None for f in find_indices(cards["lit"]))
+    assert not any(map(speckled, index_corners(cards["lit"])))
+    assert all(f is None or f.suit is None for f in find_indices(cards["dark"]))
+    assert all(map(speckled, index_corners(cards["dark"])))
+
+
+@pytest.mark.parametrize("code", ["KS", "KC"])
+def test_a_black_suit_on_speckled_corners_is_held(deck_faces: Faces, net: GlyphNet,
+                                                  code: str) -> None:
+    # With no glyph to tell, the index network's word alone does not make the suit sure.
+    cards = _lit_and_dark(deck_faces("anglo", 350, alpha=True)[Card.parse(code)])
+    sure = Reading(Card.parse(code), 0.99, Card.parse(code).rank, Card.parse(code).suit,
+                   0.995, 0.995)
+    assert check(sure, cards["lit"], net) == sure
+    held = check(sure, cards["dark"], net)
+    assert held.suit_confidence <= CAP and not held.is_sure
 
 
 def test_an_index_close_to_a_dark_card_edge_is_still_found(dev_deck: dict[Card, np.ndarray]
