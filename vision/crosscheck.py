@@ -6,12 +6,12 @@ clearly contradicts (an index read as 8 on a court card, a king read on a card o
 capped below the accept threshold, so the deal holds it instead of paying on it. So is a
 black suit that the suit glyphs, cut out alone (the pips of the middle and the glyphs under
 the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
-whose print is blurred past what the index network learned), and a J or K whose rank glyph
-encloses a tall counter, as a D does (a foreign queen, which the index network may take for
-a jack).
+whose print is blurred or speckled past what the index network learned), and a J or K whose
+rank glyph encloses a tall counter, as a D does (a foreign queen, which the index network
+may take for a jack).
 
-The check only ever lowers a confidence, and only when the middle, the glyph or the blur
-is clear about it.
+The check only ever lowers a confidence, and only when the middle, the glyph or the state
+of the print is clear about it.
 """
 
 from __future__ import annotations

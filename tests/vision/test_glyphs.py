@@ -42,6 +42,11 @@ def _straight(face: np.ndarray) -> np.ndarray:
     return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
+def _sure(card: Card) -> Reading:
+    """A sure reading of ``card``, as the index network would give it."""
+    return Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
+
+
 def test_a_glyph_is_scaled_to_fill_the_input_whatever_its_size() -> None:
     level = np.ones((60, 60), np.float32)
     cv2.circle(level, (30, 30), 6, 0.2, -1)
@@ -95,8 +100,7 @@ def test_a_black_suit_on_speckled_corners_is_held(deck_faces: Faces, net: GlyphN
                                                   code: str) -> None:
     # With no glyph to tell, the index network's word alone does not make the suit sure.
     cards = _lit_and_dark(deck_faces("anglo", 350, alpha=True)[Card.parse(code)])
-    sure = Reading(Card.parse(code), 0.99, Card.parse(code).rank, Card.parse(code).suit,
-                   0.995, 0.995)
+    sure = _sure(Card.parse(code))
     assert check(sure, cards["lit"], net) == sure
     held = check(sure, cards["dark"], net)
     assert held.suit_confidence <= CAP and not held.is_sure
@@ -191,8 +195,7 @@ def test_a_sure_suit_swap_is_capped(dev_deck: dict[Card, np.ndarray], net: Glyph
                                     truth: str, misread: str) -> None:
     # Court cards and aces show no row of pips in the middle: the corner glyphs catch it.
     card = Card.parse(misread)
-    sure = Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
-    capped = check(sure, _straight(dev_deck[Card.parse(truth)]), net)
+    capped = check(_sure(card), _straight(dev_deck[Card.parse(truth)]), net)
     assert capped.card == card and capped.rank == card.rank
     assert capped.suit_confidence <= CAP and capped.confidence <= CAP
     assert capped.rank_confidence == 0.99  # faro settles on rank: that stays sure
@@ -201,8 +204,7 @@ def test_a_sure_suit_swap_is_capped(dev_deck: dict[Card, np.ndarray], net: Glyph
 def test_the_right_suit_is_not_capped(dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
     for code in ("KC", "AS", "7C", "9S", "QH"):
         card = Card.parse(code)
-        sure = Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
-        assert check(sure, _straight(dev_deck[card]), net) == sure
+        assert check(_sure(card), _straight(dev_deck[card]), net) == _sure(card)
 
 
 def test_a_missing_network_is_a_model_error(tmp_path: Path) -> None:
