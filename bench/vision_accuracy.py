@@ -12,8 +12,8 @@ For each French-suited aisleriot deck: frames of random cards through the camera
 
 The card lies alone in the box unless --thumbs puts the dealer's thumb on a share of them
 (its hand then covers part of the card's lower edge). --beyond pushes one condition past
-RIG.md's ranges on every frame (blur, noise, angles, dark, colour, small, glare): such frames
-may be held, and should never be read wrongly.
+RIG.md's ranges on every frame (blur, noise, angles, dark, colour, small, glare, shake): such
+frames may be held, and should never be read wrongly.
 
 A read counts as correct or wrong only when sure (confidence >= ACCEPT_THRESHOLD); otherwise
 it is abstained. Rank and suit are counted the same way on their own confidences. The last
@@ -134,6 +134,10 @@ BEYOND: dict[str, Callable[[SceneParams, np.random.Generator], SceneParams]] = {
     "glare": lambda p, rng: replace(p, glare=tuple(
         (float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
          float(rng.uniform(0.2, 0.45)), float(rng.uniform(0.9, 1.0))) for _ in range(2))),
+    # A camera shaken during the exposure (a loose mount, a knock on the table): smeared
+    # 4-12 px in any direction (hard: none, the mount is rigid).
+    "shake": lambda p, rng: replace(p, shake=(float(rng.uniform(4, 12)),
+                                              float(rng.uniform(0, 180)))),
 }
 
 
@@ -212,9 +216,9 @@ def main() -> None:
                              "a camera out of focus; noise: a poor sensor and encoder; "
                              "angles: a camera mounted askew; dark: a darker room; colour: "
                              "candles or a blue sky, white balance off; small: a camera "
-                             "mounted higher; glare: broad glare on a glossy card); the "
-                             "reader may abstain on such frames, but should never read "
-                             "them wrongly")
+                             "mounted higher; glare: broad glare on a glossy card; shake: "
+                             "the camera moved during the exposure); the reader may abstain "
+                             "on such frames, but should never read them wrongly")
     args = parser.parse_args()
     if not 0.0 <= args.thumbs <= 1.0:
         parser.error("--thumbs must be a share between 0 and 1")

@@ -49,6 +49,9 @@ class SceneParams:
     # the card, x y in card widths/heights, radius in card widths
     noise_sigma: float = 3.0  # sensor noise in grey levels, 0–14
     blur_sigma: float = 0.6  # defocus, px
+    # The camera shaken during the exposure: smeared this far (px) at this angle (degrees
+    # from the frame's x axis). Past RIG.md (a rigid mount); never drawn by random().
+    shake: tuple[float, float] = (0.0, 0.0)
     jpeg_quality: int | None = 85  # None: no compression
     skin_bgr: tuple[int, int, int] = (120, 150, 205)
     # The camera's own processing: tone curve, colour saturation, edge sharpening.

@@ -10,7 +10,7 @@ import numpy as np
 from vision.scene import Layer
 
 __all__ = ["NOISE_SPARE_ROWS", "add_noise", "defocus", "draw_sprite", "jpeg", "noise_pair",
-           "paste_moving"]
+           "paste_moving", "smear"]
 
 
 def draw_sprite(frame: np.ndarray, sprite: Layer, tip: np.ndarray) -> None:
@@ -29,6 +29,26 @@ def draw_sprite(frame: np.ndarray, sprite: Layer, tip: np.ndarray) -> None:
 
 def defocus(image: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.3 else image
+
+
+def smear(image: np.ndarray, shake: tuple[float, float]) -> np.ndarray:
+    """``image`` as a camera moving ``shake[0]`` pixels at ``shake[1]`` degrees during the
+    exposure sees it: averaged along that line."""
+    length, angle = shake
+    if length < 1.0:
+        return image
+    half = int(np.ceil(length / 2))
+    kernel = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
+    step = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    for t in np.linspace(-length / 2, length / 2, 4 * half + 1):
+        x, y = half + t * step  # a line drawn with subpixel weights
+        x0, y0 = int(np.floor(x)), int(np.floor(y))
+        fx, fy = x - x0, y - y0
+        for dx, dy, wgt in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)),
+                            (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):
+            if 0 <= x0 + dx < kernel.shape[1] and 0 <= y0 + dy < kernel.shape[0]:
+                kernel[y0 + dy, x0 + dx] += wgt
+    return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
 
 
 NOISE_SPARE_ROWS = 64

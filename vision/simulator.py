@@ -30,6 +30,7 @@ from vision.sensor import (
     jpeg,
     noise_pair,
     paste_moving,
+    smear,
 )
 from vision.stills import lips_capped, width_mm
 
@@ -235,8 +236,8 @@ class SimulatedShoe:
         layer = scene.card_layer(face, truth.offset_px)
         layer = Layer(scene.develop(defocus(layer.colour, self.params.blur_sigma)), layer.alpha,
                       layer.origin)
-        flat = defocus(scene.composite(self._base, layer, scene.window),
-                       self.params.blur_sigma * 0.5)
+        flat = smear(defocus(scene.composite(self._base, layer, scene.window),
+                             self.params.blur_sigma * 0.5), self.params.shake)
         return _Exposure(self._sensor(flat, i), flat, layer.colour,
                          np.where(layer.alpha > 0.5, 255, 0).astype(np.uint8), layer.origin)
 

@@ -14,7 +14,15 @@ import cv2
 import numpy as np
 
 from vision.scene import Layer, Scene, SceneParams, index_margin
-from vision.sensor import NOISE_SPARE_ROWS, add_noise, defocus, draw_sprite, jpeg, noise_pair
+from vision.sensor import (
+    NOISE_SPARE_ROWS,
+    add_noise,
+    defocus,
+    draw_sprite,
+    jpeg,
+    noise_pair,
+    smear,
+)
 
 __all__ = ["StillCamera", "Thumb", "lips_capped", "render_frame", "width_mm"]
 
@@ -88,6 +96,7 @@ class StillCamera:
         if thumb is not None:
             at = np.array([(thumb.x - 0.5) * width_mm(face), (thumb.y - 0.5) * 88.9])
             draw_sprite(frame, self._thumb, scene.mm_to_frame(at[None, :])[0])
+        frame = smear(frame, params.shake)
         frame = add_noise(scene.lens(frame), self._noise[int(rng.integers(3))],
                           int(rng.integers(NOISE_SPARE_ROWS)))
         frame = jpeg(frame, params.jpeg_quality)

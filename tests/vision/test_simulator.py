@@ -143,6 +143,27 @@ def test_warm_light_casts_red_and_cool_light_blue(deck_faces: Faces) -> None:
     assert ratios[0] > 1.3 and ratios[1] < 1.1
 
 
+@pytest.mark.parametrize("angle", [0.0, 90.0])
+def test_a_shaken_camera_smears_along_its_path_only(deck_faces: Faces, angle: float) -> None:
+    face = deck_faces("anglo", 350, alpha=True)[Card.parse("8H")]
+    params = SceneParams(noise_sigma=0, jpeg_quality=None)
+    still = render_frame(face, params, np.random.default_rng(7))
+    shaken = render_frame(face, replace(params, shake=(10.0, angle)), np.random.default_rng(7))
+
+    def steepest(frame: np.ndarray, axis: int) -> float:
+        """The steepest edges' step in grey from one pixel to the next along an axis."""
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        return float(np.percentile(np.abs(np.diff(grey, axis=axis)), 99.5))
+
+    along, across = (1, 0) if angle == 0 else (0, 1)
+    kept = {axis: steepest(shaken, axis) / steepest(still, axis) for axis in (0, 1)}
+    # Curved print (a pip's round edge) loses some steepness across the path too.
+    assert kept[along] < 0.6 * kept[across]
+    # Past RIG.md: a rigid mount, so a random session is never shaken.
+    rng = np.random.default_rng(8)
+    assert all(SceneParams.random(rng, "hard").shake == (0.0, 0.0) for _ in range(50))
+
+
 def test_deal_script_times_are_consistent() -> None:
     timing = DealTiming.fast()
     script = DealScript.plan(30, np.random.default_rng(6), timing)
