@@ -12,15 +12,18 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import (
     CAP,
     SHARP_ENOUGH,
+    SMEARED,
     check,
     contradicts,
     counts_pips,
     look_at_middle,
     print_blur,
+    print_smear,
 )
 from vision.glyphs import GlyphNet, black_suit_evidence, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
+from vision.sensor import smear
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 
@@ -173,6 +176,26 @@ def test_print_blur_grows_with_the_cameras_blur(deck_faces: Faces, deck: str) ->
 
 def test_a_blank_corner_has_no_sharp_print() -> None:
     assert print_blur(np.full((CARD_H, CARD_W, 3), 230, np.uint8)) > SHARP_ENOUGH
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_print_smear_grows_with_a_shake_in_any_direction(deck_faces: Faces, deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for code in ("KS", "AC", "5C", "10D", "8H"):
+        # As soft as the camera leaves it within the rig's ranges: not smeared.
+        card = cv2.GaussianBlur(_straight(faces, code), (0, 0), 1.0)
+        assert print_smear(card) < SMEARED
+        for angle in (0, 45, 90, 150):
+            smeared = [print_smear(smear(card, (length, angle))) for length in (0, 5, 10)]
+            assert smeared == sorted(smeared) and smeared[-1] > SMEARED, (code, angle, smeared)
+
+
+def test_a_reading_of_smeared_print_is_held(deck_faces: Faces, glyphs: GlyphNet) -> None:
+    card = _straight(deck_faces("anglo", 350), "8H")
+    assert check(_sure("8H"), card, glyphs) == _sure("8H")
+    held = check(_sure("8H"), smear(card, (12, 110)), glyphs)
+    assert held.card == Card.parse("8H") and not held.is_sure
+    assert max(held.confidence, held.rank_confidence, held.suit_confidence) <= CAP
 
 
 @pytest.mark.parametrize("code", ["KS", "KC"])
