@@ -5,6 +5,7 @@
     .venv/bin/python bench/video_deals.py --quick     # 4 deals of 16 cards
     .venv/bin/python bench/video_deals.py --learned   # each deck learned first, then read
     .venv/bin/python bench/video_deals.py --blind     # the blind decks (vision.kdecards)
+    .venv/bin/python bench/video_deals.py --shake     # each camera shaken (past RIG.md)
 
 Each deal is a seeded shuffle of a dev or a held-out deck, dealt by the camera-in-box
 simulator (RIG.md's conditions, "normal" and "hard" sessions) by a fast or a slow dealer,
@@ -30,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -68,6 +69,7 @@ class Plan:
     beam: bool
     difficulty: str
     seed: int
+    shaken: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +88,10 @@ class Outcome:
     wrong_detail: tuple[str, ...]
 
 
-def plans(count: int, seed: int, blind: tuple[str, ...] = ()) -> list[Plan]:
+def plans(count: int, seed: int, blind: tuple[str, ...] = (), shaken: bool = False
+          ) -> list[Plan]:
     """Dev and held-out decks in turn, or only the ``blind`` ones; every mix of dealer pace
-    and beam."""
+    and beam; ``shaken`` cameras if asked."""
     out = []
     for i in range(count):
         held_out = bool(blind) or i % 2 == 1
@@ -96,14 +99,20 @@ def plans(count: int, seed: int, blind: tuple[str, ...] = ()) -> list[Plan]:
         deck = decks[(seed + (i if blind else i // 2)) % len(decks)]
         fast, beam = [(True, False), (False, True), (True, True), (False, False)][i % 4]
         difficulty = "hard" if i % 3 == 2 else "normal"
-        out.append(Plan(i, deck, held_out, fast, beam, difficulty, seed * 1000 + i))
+        out.append(Plan(i, deck, held_out, fast, beam, difficulty, seed * 1000 + i, shaken))
     return out
 
 
 def scene_of(plan: Plan) -> SceneParams:
     """The rig's camera and light for this deal (the learning pass, if any, shares it)."""
     rng = np.random.default_rng(plan.seed)
-    return SceneParams.random(rng, plan.difficulty)  # type: ignore[arg-type]
+    params = SceneParams.random(rng, plan.difficulty)  # type: ignore[arg-type]
+    if plan.shaken:
+        # A loose mount shaking through every exposure alike: 6-10 px at an angle of its own.
+        shake = np.random.default_rng([plan.seed, 99])
+        params = replace(params, shake=(float(shake.uniform(6, 10)),
+                                        float(shake.uniform(0, 180))))
+    return params
 
 
 def deal_video(plan: Plan, n_cards: int, folder: Path) -> tuple[Path, list[Card],
@@ -244,6 +253,9 @@ def main() -> int:
     parser.add_argument("--blind", action="store_true",
                         help="deal only the blind decks (kdegames-card-data-kf5; zero-shot: "
                              "those with standard indices)")
+    parser.add_argument("--shake", action="store_true",
+                        help="shake each deal's camera through every exposure (6-10 px, past "
+                             "RIG.md's rigid mount): cards may be flagged, never read wrongly")
     parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
     args = parser.parse_args()
     deals = args.deals or (4 if args.quick else 8)
@@ -258,7 +270,7 @@ def main() -> int:
         # Zero-shot reads standard indices only.
         blind = tuple(d for d in BLIND_DECKS if args.learned
                       or deck_info(d).index_style == "standard") if args.blind else ()
-        for plan in plans(deals, args.seed, blind):
+        for plan in plans(deals, args.seed, blind, args.shake):
             try:
                 outcome, video, beam_file, profile = run_deal(plan, n_cards, folder,
                                                               args.learned)
