@@ -14,11 +14,17 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pixels import darkest_channel
+from vision.pixels import ninetieth
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
            "place", "tournament"]
 
+#: A channel whose paper is darker than this share of the brightest channel's is left out of
+#: the ink map: it carries mostly the sensor's noise, which passes for ink (blue under
+#: candle light with the camera's white balance off: paper at 14-36 grey levels against a
+#: red one at 255, noise 6-13; a six read as an eight at 1.000). Within RIG.md's ranges the
+#: least share was 0.30 (2700 K, a fifth of the cast removed, the dimmest exposure).
+_LIT = 0.2
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
 #: The closing that finds the paper around print (half-resolution pixels: wider than a pip).
@@ -66,14 +72,14 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(ink 0..1, unknown 0 or 1) of a card's face at half its resolution.
 
     Ink is how much darker than the paper around it a pixel is, in its darkest channel
-    (red ink is dark in green and blue). The paper's level comes from a closing (print
-    smaller than a pip taken out). Glare adds light to paper and ink alike, which shrinks
-    the ink's contrast by the typical paper over the glared paper: the ink is scaled back
-    up by that. Where glare clips the paper white, ink may hide: unknown, print on that
-    paper too (unless the whole card is that bright: then clipping is the exposure, not
-    glare).
+    (red ink is dark in green and blue) of those the light lets the paper show. The paper's
+    level comes from a closing (print smaller than a pip taken out). Glare adds light to
+    paper and ink alike, which shrinks the ink's contrast by the typical paper over the
+    glared paper: the ink is scaled back up by that. Where glare clips the paper white, ink
+    may hide: unknown, print on that paper too (unless the whole card is that bright: then
+    clipping is the exposure, not glare).
     """
-    grey = cv2.resize(darkest_channel(inner), (inner.shape[1] // 2, inner.shape[0] // 2),
+    grey = cv2.resize(_darkest_lit_channel(inner), (inner.shape[1] // 2, inner.shape[0] // 2),
                       interpolation=cv2.INTER_AREA).astype(np.float32)
     closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
     paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)
@@ -88,6 +94,18 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
     return ink, hidden
+
+
+def _darkest_lit_channel(image: np.ndarray) -> np.ndarray:
+    """The per-pixel minimum of the channels whose paper is lit (at least _LIT of the
+    brightest channel's paper, as the face's 90th percentile says)."""
+    channels = cv2.split(image)
+    paper = ninetieth(image[::4, ::4].reshape(-1, 3).astype(np.float32))
+    lit = [c for c, level in zip(channels, paper, strict=True) if level >= _LIT * paper.max()]
+    out = lit[0]
+    for channel in lit[1:]:
+        out = cv2.min(out, channel)
+    return out
 
 
 def ink_colour(whole: np.ndarray, ink: np.ndarray) -> np.ndarray:

@@ -13,10 +13,11 @@ import pytest
 from pytest_mock import MockerFixture
 
 from shoe.cards import FULL_DECK, Card, Suit
+from vision.corpus import render_card
 from vision.descriptors import CORNER, describe
 from vision.learn import DarkDeckError, OrderError, learn_profile
 from vision.locate import CARD_H, CARD_W
-from vision.pairwise import compare, place
+from vision.pairwise import compare, fine_ink_map, place
 from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
 from vision.reading import Reading
 
@@ -141,6 +142,20 @@ def test_the_pairwise_check_counts_ink_seen_and_not_ink_hidden() -> None:
     assert compare(six, clear, placed[0], placed[1]).evidence > 0.9
     glare = _pips((16, 18)) / 0.8
     assert abs(compare(six, glare, placed[0], placed[1]).evidence) < 0.1
+
+
+@pytest.mark.parametrize("code", ["6H", "6S"])
+def test_a_channel_the_light_leaves_dark_is_no_ink(code: str) -> None:
+    face = cv2.resize(render_card("anglo", Card.parse(code), 350), (CARD_W, CARD_H),
+                      interpolation=cv2.INTER_AREA)
+    clean, _ = fine_ink_map(face)
+    # Candle light, the camera's white balance off: the paper's blue some 20 grey levels,
+    # the sensor's noise as large as that.
+    cast = face.astype(np.float32) * np.array([0.08, 0.6, 1.0], np.float32)
+    cast += np.random.default_rng(1).normal(0.0, 8.0, cast.shape).astype(np.float32)
+    ink, _ = fine_ink_map(np.clip(cast, 0, 255).astype(np.uint8))
+    paper, printed = clean < 0.05, clean > 0.5
+    assert np.percentile(ink[paper], 99) < 0.2 and ink[printed].mean() > 0.7
 
 
 @pytest.mark.parametrize(("misread_suit", "checks"), [(False, True), (True, False)])
