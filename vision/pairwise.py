@@ -22,7 +22,7 @@ __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "i
 #: A channel whose paper is darker than this share of the brightest channel's is left out of
 #: the ink map: it carries mostly the sensor's noise, which passes for ink (blue under
 #: candle light with the camera's white balance off: paper at 14-36 grey levels against a
-#: red one at 255, noise 6-13; a six read as an eight at 1.000). Within RIG.md's ranges the
+#: red one at 255, noise 6-13; a seven read as an eight at 1.000). Within RIG.md's ranges the
 #: least share was 0.30 (2700 K, a fifth of the cast removed, the dimmest exposure).
 _LIT = 0.2
 #: A pixel whose darkest channel is at least this is clipped to white.
