@@ -144,6 +144,16 @@ def test_the_pairwise_check_counts_ink_seen_and_not_ink_hidden() -> None:
     assert abs(compare(six, glare, placed[0], placed[1]).evidence) < 0.1
 
 
+def test_the_pairwise_check_takes_no_noise_for_a_pip() -> None:
+    six = _pips((8, 10), (8, 26), (25, 10), (25, 26), (42, 10), (42, 26))
+    seven = six + _pips((16, 18))
+    placed = [place(m, (2, 2), False, 2) for m in (six, seven)]
+    # A six in a dark room: the sensor's noise is a fifth of the ink's depth.
+    noise = np.random.default_rng(2).normal(0.0, 0.2, six.shape).astype(np.float32)
+    dark_six = np.clip(six + noise, 0.0, 1.0)
+    assert compare(dark_six, np.zeros_like(six), placed[0], placed[1]).evidence > 0.5
+
+
 @pytest.mark.parametrize("code", ["6H", "6S"])
 def test_a_channel_the_light_leaves_dark_is_no_ink(code: str) -> None:
     face = cv2.resize(render_card("anglo", Card.parse(code), 350), (CARD_W, CARD_H),
