@@ -93,7 +93,7 @@ def glyph_mask(text: str, font: str, size: int) -> np.ndarray:
 def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
                 rng: np.random.Generator,
                 pips: Sequence[dict[Suit, np.ndarray]] = (), *,
-                upside_down: bool = False) -> np.ndarray:
+                upside_down: bool = False, varied: bool = False) -> np.ndarray:
     """A corner of a made-up card: its rank in a random typeface, the suit below (BGR).
 
     The suit comes from a symbol font, is drawn in a random shape, or is one of ``pips``
@@ -118,7 +118,7 @@ def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
     w = max(2, round(mask.shape[1] * rank_h / mask.shape[0] * squeeze))
     rank_mask = cv2.resize(mask, (min(w, int(cw * 0.85)), rank_h), interpolation=cv2.INTER_AREA)
     suit_h = int(rank_h * rng.uniform(0.45, 1.05))
-    sm = suit_symbol(card.suit, symbol_faces, rng, pips, suit_h * 2)
+    sm = suit_symbol(card.suit, symbol_faces, rng, pips, suit_h * 2, varied=varied)
     suit_w = round(sm.shape[1] * suit_h / sm.shape[0] * rng.uniform(0.85, 1.2))
     suit_mask = cv2.resize(sm, (max(2, suit_w), suit_h), interpolation=cv2.INTER_AREA)
     if upside_down:
@@ -143,7 +143,8 @@ def font_corner(card: Card, typefaces: list[str], symbol_faces: list[str],
 
 
 def suit_symbol(suit: Suit, symbol_faces: list[str], rng: np.random.Generator,
-                pips: Sequence[dict[Suit, np.ndarray]] = (), size: int = 120) -> np.ndarray:
+                pips: Sequence[dict[Suit, np.ndarray]] = (), size: int = 120, *,
+                varied: bool = False) -> np.ndarray:
     """A suit's symbol (a tight uint8 mask) from a symbol font (set ``size`` pixels high),
     drawn in a random shape, or one of ``pips`` (suit masks cut from printed decks), a
     third of the time each; printed bolder or lighter half the time."""
@@ -152,7 +153,7 @@ def suit_symbol(suit: Suit, symbol_faces: list[str], rng: np.random.Generator,
     if source < 1 / 3:
         mask = glyph_mask(_SUIT_TEXT[suit], str(rng.choice(symbol_faces)), size)
     elif source < 2 / 3 or not deck_pips:
-        mask = drawn_suit(suit, rng)
+        mask = drawn_suit(suit, rng, varied)
     else:
         mask = deck_pips[int(rng.integers(len(deck_pips)))]
     return _weight(mask, rng)

@@ -1,9 +1,10 @@
-"""Suit symbols for the index network's made-up corners: drawn from a few parameters, and
+"""Suit symbols for the networks' made-up corners and pips: drawn from a few parameters, and
 cut from the pips of the training decks.
 
 Symbol fonts draw a handful of spades and clubs, all alike; printed decks round the spade's
 shoulders, fatten the club's leaves, flare or hide the stems. A network that has seen only
-the fonts takes a rounded spade for a club. Used only by tools/train_index_net.py.
+the fonts takes a rounded spade for a club. Used by tools/train_index_net.py and
+tools/train_glyph_net.py.
 """
 
 from __future__ import annotations
@@ -60,16 +61,18 @@ def _stem(canvas: np.ndarray, rng: np.random.Generator, top: float) -> None:
                  cv2.LINE_AA)
 
 
-def _club(canvas: np.ndarray, rng: np.random.Generator) -> None:
-    """Three round leaves around a filled middle, on a stem."""
+def _club(canvas: np.ndarray, rng: np.random.Generator, varied: bool = False) -> None:
+    """Three round leaves around a filled middle, on a stem. ``varied`` draws leaves that
+    may run together into one squat body, and a top leaf larger or smaller than the others."""
     s = _SIZE
     r = rng.uniform(0.15, 0.22) * s
-    top = (s / 2, rng.uniform(0.02, 0.05) * s + r)
-    spread = rng.uniform(0.85, 1.45) * r  # the leaves overlapping or apart
-    drop = rng.uniform(1.0, 1.7) * r
+    top_r = r * (rng.uniform(0.8, 1.15) if varied else 1.0)
+    top = (s / 2, rng.uniform(0.02, 0.05) * s + top_r)
+    spread = rng.uniform(0.6 if varied else 0.85, 1.45) * r  # the leaves overlapping or apart
+    drop = rng.uniform(0.75 if varied else 1.0, 1.7) * r
     leaves = [top, (s / 2 - spread, top[1] + drop), (s / 2 + spread, top[1] + drop)]
-    for x, y in leaves:
-        cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+    for (x, y), radius in zip(leaves, (top_r, r, r), strict=True):
+        cv2.circle(canvas, (round(x), round(y)), round(radius), 255, -1, cv2.LINE_AA)
     middle = np.array(leaves) * [1, 1] + [[0, r * 0.4], [r * 0.4, 0], [-r * 0.4, 0]]
     cv2.fillPoly(canvas, [np.round(middle).astype(np.int32)], 255, cv2.LINE_AA)
     _stem(canvas, rng, (top[1] + drop) / s)
@@ -90,12 +93,45 @@ def _diamond(canvas: np.ndarray, rng: np.random.Generator) -> None:
     cv2.fillPoly(canvas, [np.round(np.vstack(outline)).astype(np.int32)], 255, cv2.LINE_AA)
 
 
-def drawn_suit(suit: Suit, rng: np.random.Generator) -> np.ndarray:
-    """A tight uint8 mask of one suit symbol in a random shape."""
+def _cubic(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray,
+           n: int = 32) -> np.ndarray:
+    t = np.linspace(0, 1, n)[:, None]
+    return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
+
+
+def _ogee_spade(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """A spade whose sides leave the point steeply, drawn in, and swell out to a round
+    lower body (an onion dome), on a stem."""
+    s = _SIZE
+    half_w = rng.uniform(0.36, 0.48) * s
+    tip = np.array([s / 2, 0.02 * s])
+    widest = rng.uniform(0.4, 0.6) * s
+    below = rng.uniform(0.18, 0.3) * s  # the round body's depth under its widest row
+    outline = []
+    for side in (-1, 1):
+        # Leaving the point nearly upright (the sides drawn in), then out to the widest row.
+        steep = np.array([s / 2 + side * rng.uniform(0.0, 0.2) * half_w,
+                          tip[1] + rng.uniform(0.25, 0.6) * (widest - tip[1])])
+        swell = np.array([s / 2 + side * half_w, widest - rng.uniform(0.15, 0.5) * widest])
+        outline.append(_cubic(tip, steep, swell, np.array([s / 2 + side * half_w, widest])))
+    polygon = np.vstack([outline[0], outline[1][::-1]])
+    cv2.fillPoly(canvas, [np.round(polygon).astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.ellipse(canvas, (round(s / 2), round(widest)), (round(half_w), round(below)), 0, 0,
+                180, 255, -1, cv2.LINE_AA)
+    _stem(canvas, rng, (widest + 0.6 * below) / s)
+
+
+def drawn_suit(suit: Suit, rng: np.random.Generator, varied: bool = False) -> np.ndarray:
+    """A tight uint8 mask of one suit symbol in a random shape. ``varied`` adds shapes the
+    index network never learned from (spades whose point swells to a round body, squat
+    clubs whose leaves run together), for the glyph network's training only: the index
+    network's draws stay as they were."""
     canvas = np.zeros((_SIZE, _SIZE), np.uint8)
     if suit == Suit.HEARTS:
         _heart(canvas, rng, rng.uniform(0.02, 0.08), rng.uniform(0.88, 0.98),
                rng.uniform(0.2, 0.29))
+    elif suit == Suit.SPADES and varied and rng.random() < 0.4:
+        _ogee_spade(canvas, rng)
     elif suit == Suit.SPADES:
         body = np.zeros_like(canvas)
         # A heart turned over, its lobes low and its point well clear of them: a spade's
@@ -107,7 +143,7 @@ def drawn_suit(suit: Suit, rng: np.random.Generator) -> np.ndarray:
         canvas[:] = body[::-1]
         _stem(canvas, rng, 1 - centres)  # from inside the body: no gap under the lobes
     elif suit == Suit.CLUBS:
-        _club(canvas, rng)
+        _club(canvas, rng, varied)
     else:
         _diamond(canvas, rng)
     angle = rng.uniform(-6, 6)

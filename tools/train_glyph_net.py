@@ -10,8 +10,11 @@ written to vision/data/glyph_net.{onnx,json}. Same environment as tools/train_in
 The glyphs are cut out by the firmware's own code (vision.glyphs) from what the reader
 would see: the dev decks' cards straightened as locating hands them over, under the rig's
 light; made-up corners (tools.augment.font_corner); and made-up cards of pips in many
-shapes. Three dev decks are kept out to fit the temperature. Two networks from consecutive
-seeds are averaged in one file. About 35 minutes on two cores.
+shapes. The drawn shapes here are broader than the index network's (tools.suit_shapes,
+``varied``): spades whose point swells to a round body, squat clubs whose leaves run
+together, so that what tells the two apart is the point against the leaves, not how round
+the glyph is. Three dev decks are kept out to fit the temperature. Two networks from
+consecutive seeds are averaged in one file. About 35 minutes on two cores.
 """
 
 from __future__ import annotations
@@ -121,9 +124,10 @@ def made_up_glyphs(count: int, decks: list[str], rng: np.random.Generator
             label = BLACK.index(suit)
             if kind < 0.55:
                 card = Card(Rank(int(rng.integers(1, 14))), suit)
-                found = [corner_glyph(font_corner(card, typefaces, symbol_faces, rng, pips))]
+                found = [corner_glyph(font_corner(card, typefaces, symbol_faces, rng, pips,
+                                                  varied=True))]
             else:
-                shape = suit_symbol(suit, symbol_faces, rng, pips)
+                shape = suit_symbol(suit, symbol_faces, rng, pips, varied=True)
                 found = [*pip_glyphs(photometric(_pip_card(shape, rng), rng))[:2]]
         for glyph in found:
             if glyph is not None:

@@ -26,6 +26,8 @@ import numpy as np
 from shoe.cards import Rank, Suit
 from vision.glyphs import (
     DARK,
+    GLYPHS_CONFIRM,
+    BlackSuitEvidence,
     GlyphNet,
     IndexBlobs,
     black_suit_evidence,
@@ -50,12 +52,6 @@ CAP = ACCEPT_THRESHOLD - 0.05
 #: The middle of the straightened card (fractions): clear of both corner indices.
 _X0, _X1 = 0.21, 0.79
 _Y0, _Y1 = 0.07, 0.93
-#: A sure black suit needs the glyphs' word for it: where a glyph or pip shaped like a
-#: spade or a club is cut out, the glyphs' log-odds for the suit read must reach this (some
-#: 55 to one). The index and the glyphs see the same blurred print, so they are not wholly
-#: independent witnesses: blurred clubs of a held-out deck gave the wrong suit up to 2.6. On
-#: hard frames of dev decks the truth's evidence had a median of 16-24 (docs/READER.md).
-GLYPHS_CONFIRM = 4.0
 #: Where no glyph is shaped like a spade or a club, the index network's word for a black suit
 #: stands alone only on print this sharp: its edges blurred by at most this Gaussian sigma
 #: (pixels of the straightened card, as :func:`print_blur` measures it). The network learned
@@ -193,10 +189,12 @@ def contradicts(rank: Rank, m: Middle) -> bool:
 
 def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
           middle: Middle | None = None,
-          indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None) -> Reading:
+          indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None,
+          evidence: BlackSuitEvidence | None = None) -> Reading:
     """The reading, its confidence capped below the threshold if the middle (as measured by
     :func:`look_at_middle`, if not given) or the index corners (:func:`find_indices`, if
-    not given) contradict it."""
+    not given) contradict it. ``evidence`` is the glyphs' word on a black suit
+    (:func:`black_suit_evidence`), where it is already known."""
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
@@ -211,7 +209,7 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     # A J or K read from a rank that encloses a tall counter: a German queen's D, say.
     if court and any(map(rank_encloses_counter, indices)):
         return cap_rank(reading)
-    if black and not _glyphs_confirm(reading, card, glyphs, indices):
+    if black and not _glyphs_confirm(reading, card, glyphs, indices, evidence):
         return _cap_suit(reading)
     return reading
 
@@ -283,17 +281,19 @@ def _cap_suit(reading: Reading) -> Reading:
 
 
 def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
-                    indices: Sequence[IndexBlobs | None]) -> bool:
+                    indices: Sequence[IndexBlobs | None],
+                    evidence: BlackSuitEvidence | None) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
     black suit read, or show no spade or club shape to judge by on print clean enough for
     the index network alone."""
     assert reading.rank is not None
-    evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN,
-                                   indices=indices)
-    club = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
+    if evidence is None:
+        evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN,
+                                       indices=indices)
+    said = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     if evidence.shaped == 0:
         # Nothing to judge by: the network's word stands alone only on print as clean as
         # it learned from, neither blurred past its range nor speckled by the sensor's noise.
         return (not any(map(speckled, index_corners(card)))
                 and print_blur(card) <= SHARP_ENOUGH)
-    return club >= GLYPHS_CONFIRM
+    return evidence.says and said > 0

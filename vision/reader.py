@@ -8,8 +8,9 @@ shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
 The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), the suit
-glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), and the middle and the suit
-glyphs may then hold a reading they contradict (:mod:`vision.crosscheck`).
+glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), the suit glyphs cut out
+alone spades against clubs (:mod:`vision.glyphs`), and the middle and the suit glyphs may
+then hold a reading they contradict (:mod:`vision.crosscheck`).
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -27,7 +28,13 @@ import numpy as np
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import cap_rank, check, look_at_middle
-from vision.glyphs import GlyphNet, find_indices
+from vision.glyphs import (
+    BLACK_SHARE,
+    GlyphNet,
+    black_suit_evidence,
+    find_indices,
+    weigh_black_suits,
+)
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.locate import corners, locate, straighten
 from vision.pipcount import PipCounts
@@ -60,7 +67,8 @@ PATCH_W = 40
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-_HEARTS, _DIAMONDS = SUIT_CLASSES.index(Suit.HEARTS), SUIT_CLASSES.index(Suit.DIAMONDS)
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
+                                       (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
 
 _MODEL_STEM = "index_net"
 
@@ -152,17 +160,24 @@ class CornerReader:
         # A number card's pips, counted in the middle, witness its rank.
         middle = look_at_middle(card)
         rank_p = self._pips.weigh(rank_p, middle)
+        rank_i = int(rank_p.argmax())
+        rank = RANK_CLASSES[rank_i]
+        rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
         suit_p = (weights[:, None] * suits).sum(axis=0)
         # A heart or a diamond the network is torn on: the glyphs under the indices weigh in.
         indices = None
         if red_suits_torn(suit_p[_HEARTS], suit_p[_DIAMONDS]):
             indices = find_indices(card)
             suit_p = weigh_red_suits(suit_p, _HEARTS, _DIAMONDS, red_suit_log_odds(indices))
-        rank_i = int(rank_p.argmax())
+        # Black ink: the glyphs cut out alone weigh spades against clubs.
+        evidence = None
+        if rank is not None and suit_p[_SPADES] + suit_p[_CLUBS] >= BLACK_SHARE:
+            indices = indices or find_indices(card)
+            evidence = black_suit_evidence(card, self._glyphs, Rank.TWO <= rank <= Rank.TEN,
+                                           indices)
+            suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
         suit_i = int(suit_p.argmax())
-        rank = RANK_CLASSES[rank_i]
         suit = SUIT_CLASSES[suit_i]
-        rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
         # The suit only counts where there is an index to read it from.
         suit_conf = float(suit_p[suit_i]) * (1.0 - float(rank_p[-1]))
         if rank is None:
@@ -172,7 +187,7 @@ class CornerReader:
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
-        checked = check(reading, card, self._glyphs, middle, indices)
+        checked = check(reading, card, self._glyphs, middle, indices, evidence)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).

@@ -14,6 +14,7 @@ from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.crosscheck import CAP, GLYPHS_CONFIRM, check
 from vision.glyphs import (
     GLYPH_SIZE,
+    BlackSuitEvidence,
     GlyphNet,
     black_suit_evidence,
     corner_glyph,
@@ -23,6 +24,7 @@ from vision.glyphs import (
     index_corners,
     pip_glyphs,
     speckled,
+    weigh_black_suits,
 )
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reading import ModelError, Reading
@@ -205,6 +207,55 @@ def test_the_right_suit_is_not_capped(dev_deck: dict[Card, np.ndarray], net: Gly
     for code in ("KC", "AS", "7C", "9S", "QH"):
         card = Card.parse(code)
         assert check(_sure(card), _straight(dev_deck[card]), net) == _sure(card)
+
+
+#: The index network's suit probabilities, in its order (spades, hearts, diamonds, clubs).
+_SPADES, _CLUBS = 0, 3
+
+
+@pytest.mark.parametrize("code", ["7C", "KC", "3S", "QS"])
+def test_glyphs_that_say_a_suit_outweigh_a_network_leaning_the_other_way(
+        dev_deck: dict[Card, np.ndarray], net: GlyphNet, code: str) -> None:
+    # A deck laid out unlike any the index network learned from swayed its suit (a held-out
+    # deck's clubs were read as spades); the glyphs cut out alone are made for the question.
+    card = Card.parse(code)
+    evidence = black_suit_evidence(_straight(dev_deck[card]), net,
+                                   pips=Rank.TWO <= card.rank <= Rank.TEN)
+    assert evidence.says
+    truth, other = (_CLUBS, _SPADES) if card.suit == Suit.CLUBS else (_SPADES, _CLUBS)
+    leaning = np.zeros(4)
+    leaning[other], leaning[truth] = 0.9, 0.1
+    weighed = weigh_black_suits(leaning, _SPADES, _CLUBS, evidence)
+    assert weighed.argmax() == truth and weighed[truth] > 0.99
+    assert weighed.sum() == pytest.approx(1.0)
+
+
+def test_the_glyphs_overrule_a_network_only_as_far_as_they_outweigh_it() -> None:
+    said = BlackSuitEvidence(corners=6.0, pips=0.0, shaped=2)  # clubs, 400 to one
+    sure_spade = np.array([1 - 1e-4, 0.0, 0.0, 1e-4])  # spades, 10 000 to one
+    weighed = weigh_black_suits(sure_spade, _SPADES, _CLUBS, said)
+    assert weighed.argmax() == _SPADES and weighed[_SPADES] < 0.99
+    # Glyphs short of GLYPHS_CONFIRM, or red ink, leave the network's word as it was.
+    unsure = BlackSuitEvidence(corners=GLYPHS_CONFIRM - 0.5, pips=0.0, shaped=2)
+    leaning = np.array([0.8, 0.0, 0.0, 0.2])
+    assert (weigh_black_suits(leaning, _SPADES, _CLUBS, unsure) == leaning).all()
+    red = np.array([0.05, 0.9, 0.0, 0.05])
+    assert (weigh_black_suits(red, _SPADES, _CLUBS, said) == red).all()
+
+
+def test_corners_of_two_cards_leave_the_glyphs_saying_no_suit(
+        dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
+    # The top-left corner and the pips of a club, the bottom-right corner of a spade: one
+    # card half over another. The glyphs disagree among themselves and decide nothing.
+    card = _straight(dev_deck[Card.parse("7C")])
+    other = _straight(dev_deck[Card.parse("7S")])
+    h, w = round(0.5 * CARD_H), round(0.5 * CARD_W)
+    card[h:, w:] = other[h:, w:]
+    evidence = black_suit_evidence(card, net, pips=True)
+    assert evidence.total >= GLYPHS_CONFIRM  # the club's glyphs outnumber the spade's
+    assert evidence.dissent >= GLYPHS_CONFIRM / 2 and not evidence.says
+    even = np.array([0.5, 0.0, 0.0, 0.5])
+    assert (weigh_black_suits(even, _SPADES, _CLUBS, evidence) == even).all()
 
 
 def test_a_missing_network_is_a_model_error(tmp_path: Path) -> None:
