@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import cap_rank, check, look_at_middle
+from vision.crosscheck import SHARP_ENOUGH, cap_rank, check, look_at_middle, print_blur
 from vision.glyphs import (
     BLACK_SHARE,
     GlyphNet,
@@ -175,7 +175,13 @@ class CornerReader:
             indices = indices or find_indices(card)
             evidence = black_suit_evidence(card, self._glyphs, Rank.TWO <= rank <= Rank.TEN,
                                            indices)
-            suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
+            # Glyphs that say the other black suit than the network overrule it only on
+            # print as sharp as they learned from: out of focus past RIG.md's range a club's
+            # corner glyphs ran together into spades, and a kde-jolly-royal AC that the
+            # network leaned to as a club (0.63) was read surely as AS (0.999).
+            against = (evidence.total > 0) != (suit_p[_CLUBS] > suit_p[_SPADES])
+            if not (evidence.says and against) or print_blur(card) <= SHARP_ENOUGH:
+                suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
         suit_i = int(suit_p.argmax())
         suit = SUIT_CLASSES[suit_i]
         # The suit only counts where there is an index to read it from.

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from pytest_mock import MockerFixture
 
-from shoe.cards import Card
+from shoe.cards import Card, Rank, Suit
 from vision.locate import CARD_H, CARD_W
 from vision.reader import (
     PATCH_H,
     PATCH_W,
+    RANK_CLASSES,
+    SUIT_CLASSES,
     CornerReader,
     IndexNet,
     ModelError,
@@ -100,3 +104,25 @@ def test_corners_of_two_different_cards_are_not_read_surely(
         straight[h:, w:] = other[h:, w:]  # the bottom-right corner from the other card
         reading = reader.read_card(straight)
         assert not reading.is_sure, (top, bottom, reading)
+
+
+def test_glyphs_overrule_a_network_leaning_the_other_way_on_sharp_print_only(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], mocker: MockerFixture) -> None:
+    # An index network leaning to the other black suit (0.63), as on a card out of focus
+    # past RIG.md's range: the glyphs may overrule it on sharp print, where they are as
+    # sure as they learned to be, but not on blurred print, where a club's corner glyphs
+    # ran together into spades (a blind deck's AC was read surely as AS).
+    net = IndexNet.load()
+    ranks = np.zeros((2, len(RANK_CLASSES)))
+    ranks[:, RANK_CLASSES.index(Rank.ACE)] = 1.0
+    suits = np.zeros((2, len(SUIT_CLASSES)))
+    suits[:, SUIT_CLASSES.index(Suit.SPADES)] = 0.37
+    suits[:, SUIT_CLASSES.index(Suit.CLUBS)] = 0.63
+    mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
+    reader = CornerReader(net)
+    card = cv2.resize(deck_faces("dondorf", 350)[Card.parse("AS")], (CARD_W, CARD_H),
+                      interpolation=cv2.INTER_AREA)
+    sharp = reader.read_card(card)
+    assert sharp.card == Card.parse("AS") and sharp.is_sure
+    blurred = reader.read_card(cv2.GaussianBlur(card, (0, 0), 2.0))
+    assert not blurred.is_sure and blurred.suit_confidence < ACCEPT_THRESHOLD
