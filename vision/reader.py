@@ -39,7 +39,7 @@ from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.locate import corners, locate, straighten
 from vision.pipcount import PipCounts
 from vision.pixels import ninetieth
-from vision.reading import ModelError, Reading, load_network, softmax
+from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -175,12 +175,15 @@ class CornerReader:
             indices = indices or find_indices(card)
             evidence = black_suit_evidence(card, self._glyphs, Rank.TWO <= rank <= Rank.TEN,
                                            indices)
-            # Glyphs that say the other black suit than the network overrule it only on
-            # print as sharp as they learned from: out of focus past RIG.md's range a club's
-            # corner glyphs ran together into spades, and a kde-jolly-royal AC that the
-            # network leaned to as a club (0.63) was read surely as AS (0.999).
-            against = (evidence.total > 0) != (suit_p[_CLUBS] > suit_p[_SPADES])
-            if not (evidence.says and against) or print_blur(card) <= SHARP_ENOUGH:
+            # The glyphs decide only on print as sharp as they learned from: out of focus
+            # past RIG.md's range a club's corner glyphs ran together into spades, and a
+            # kde-jolly-royal AC that the network leaned to as a club (0.63) was read
+            # surely as AS (0.999). On blurred print the network must be sure of the suit
+            # itself, and the glyphs only confirm it (vision.crosscheck).
+            leans_club = suit_p[_CLUBS] > suit_p[_SPADES]
+            sure = max(suit_p[_CLUBS], suit_p[_SPADES]) >= ACCEPT_THRESHOLD
+            if (not evidence.says or (sure and (evidence.total > 0) == leans_club)
+                    or print_blur(card) <= SHARP_ENOUGH):
                 suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
         suit_i = int(suit_p.argmax())
         suit = SUIT_CLASSES[suit_i]
