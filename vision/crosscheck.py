@@ -26,7 +26,6 @@ import numpy as np
 from shoe.cards import Rank, Suit
 from vision.glyphs import (
     DARK,
-    GLYPHS_CONFIRM,
     BlackSuitEvidence,
     GlyphNet,
     IndexBlobs,
@@ -41,9 +40,8 @@ from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "GLYPHS_CONFIRM", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check",
-    "contradicts", "counts_pips", "look_at_middle", "only_small_blobs", "print_blur",
-    "print_smear",
+    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check", "contradicts",
+    "counts_pips", "look_at_middle", "only_small_blobs", "print_blur", "print_smear",
 ]
 
 #: A contradicted reading keeps at most this confidence (below the accept threshold).

@@ -393,10 +393,9 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
     shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
     each_corner = _club_log_odds(in_corners)
     pip_odds = float(np.median(_club_log_odds(in_middle))) if pip_list else 0.0
-    total = float(each_corner.sum()) + pip_odds
-    against = -np.sign(total) * np.append(each_corner, pip_odds)
-    return BlackSuitEvidence(float(each_corner.sum()), pip_odds, shaped,
-                             max(0.0, float(against.max())))
+    corner_odds = float(each_corner.sum())
+    against = -np.sign(corner_odds + pip_odds) * np.append(each_corner, pip_odds)
+    return BlackSuitEvidence(corner_odds, pip_odds, shaped, max(0.0, float(against.max())))
 
 
 def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,

@@ -182,8 +182,8 @@ class CornerReader:
             # itself, and the glyphs only confirm it (vision.crosscheck).
             leans_club = suit_p[_CLUBS] > suit_p[_SPADES]
             sure = max(suit_p[_CLUBS], suit_p[_SPADES]) >= ACCEPT_THRESHOLD
-            if (not evidence.says or (sure and (evidence.total > 0) == leans_club)
-                    or print_blur(card) <= SHARP_ENOUGH):
+            if evidence.says and ((sure and (evidence.total > 0) == leans_club)
+                                  or print_blur(card) <= SHARP_ENOUGH):
                 suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
         suit_i = int(suit_p.argmax())
         suit = SUIT_CLASSES[suit_i]

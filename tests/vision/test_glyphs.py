@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Rank, Suit
-from vision.crosscheck import CAP, GLYPHS_CONFIRM, check
+from vision.crosscheck import CAP, check
 from vision.glyphs import (
     GLYPH_SIZE,
+    GLYPHS_CONFIRM,
     BlackSuitEvidence,
     GlyphNet,
     black_suit_evidence,
@@ -27,6 +28,7 @@ from vision.glyphs import (
     weigh_black_suits,
 )
 from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.reader import SUIT_CLASSES
 from vision.reading import ModelError, Reading
 from vision.simulator import SceneParams
 from vision.stills import render_frame
@@ -209,8 +211,8 @@ def test_the_right_suit_is_not_capped(dev_deck: dict[Card, np.ndarray], net: Gly
         assert check(_sure(card), _straight(dev_deck[card]), net) == _sure(card)
 
 
-#: The index network's suit probabilities, in its order (spades, hearts, diamonds, clubs).
-_SPADES, _CLUBS = 0, 3
+#: Where the index network gives spades and clubs among its suit probabilities.
+_SPADES, _CLUBS = SUIT_CLASSES.index(Suit.SPADES), SUIT_CLASSES.index(Suit.CLUBS)
 
 
 @pytest.mark.parametrize("code", ["7C", "KC", "3S", "QS"])
