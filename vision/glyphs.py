@@ -180,11 +180,13 @@ def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None
 
 @dataclass(frozen=True, slots=True)
 class IndexBlobs:
-    """The print of an index corner: its ink level, its blobs (labels) and which of them
-    are the rank and the suit glyph under it (None if there is none, or if the corner is
-    too noisy to tell: :func:`speckled`)."""
+    """The print of an index corner: its ink level, its colour (the brightest channel's
+    level less the darkest's: 0 for black ink, some 0.5 or more for red), its blobs (labels)
+    and which of them are the rank and the suit glyph under it (None if there is none, or if
+    the corner is too noisy to tell: :func:`speckled`)."""
 
     level: np.ndarray
+    colour: np.ndarray
     labels: np.ndarray
     rank: int
     suit: int | None
@@ -192,18 +194,19 @@ class IndexBlobs:
 
 def find_index(corner: np.ndarray) -> IndexBlobs | None:
     """The rank and the suit glyph of an index corner; None where there is no rank."""
-    level = ink_levels(corner, _GLYPH_REACH)[0]
-    found = _index_blobs(level, 0)
+    level, brightest = ink_levels(corner, _GLYPH_REACH)
+    colour = brightest - level
+    found = _index_blobs(level, colour, 0)
     if found is not None and found.suit is not None:
         return found
     # The card's own edges are the corner's top and left: a blurred edge or the shadow of
     # the box's lip is a thin dark line there, which an index printed close to the edge
     # runs into and is lost with. Failing that, a band along them is left out of the ink.
-    near_edge = _index_blobs(level, _EDGE_BAND)
+    near_edge = _index_blobs(level, colour, _EDGE_BAND)
     return near_edge if near_edge is not None and near_edge.suit is not None else found
 
 
-def _index_blobs(level: np.ndarray, band: int) -> IndexBlobs | None:
+def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int) -> IndexBlobs | None:
     mask = (level < DARK).astype(np.uint8)
     mask[:band] = 0
     mask[:, :band] = 0
@@ -233,7 +236,8 @@ def _index_blobs(level: np.ndarray, band: int) -> IndexBlobs | None:
     suit = int(below[np.argmin(y[below])]) if len(below) else None
     if suit is not None and not 0.6 <= bw[suit] / bh[suit] <= 1.6:
         suit = None
-    return IndexBlobs(level, labels, rank, None if _too_speckled(area[1:], h * w) else suit)
+    return IndexBlobs(level, colour, labels, rank,
+                      None if _too_speckled(area[1:], h * w) else suit)
 
 
 def speckled(corner: np.ndarray) -> bool:

@@ -8,12 +8,12 @@ pointed at both ends, whichever way up it is printed (a deck may print its lower
 unturned, so that it stands on its head when the card is turned to read that corner). The
 glyph's width over its top fifth less its width over its bottom fifth (shares of its widest
 row) was measured on the dev decks' red cards under hard light
-(``tools/measure_red_glyphs.py``: 48 sessions, the dealer's thumb on some, 2 002 glyphs):
-hearts 0.35 or more in 92.7% of glyphs, diamonds within 0.15 of nought in 95.9%; a diamond
-measured as a heart in 0.3%, a heart as a diamond in 0.7% (a lobe lost under glare or the
+(``tools/measure_red_glyphs.py``: 48 sessions, the dealer's thumb on some, 2 156 glyphs):
+hearts 0.35 or more in 93.0% of glyphs, diamonds within 0.15 of nought in 95.6%; a diamond
+measured as a heart in 0.4%, a heart as a diamond in 0.7% (a lobe lost under glare or the
 thumb), and no diamond at -0.35 or less (a heart on its head; the dev decks turn their lower
 indices, so hardly a heart measured so: 0.1%). Without the thumb (an earlier run): 95.7% and
-97.4%, none and 0.3%.
+97.4%, none and 0.3%. Only a glyph of red ink is weighed (``RED_INK``).
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP
 7.7
@@ -28,8 +28,9 @@ import numpy as np
 
 from vision.glyphs import IndexBlobs
 
-__all__ = ["DIAMOND_SHAPE", "EVIDENCE", "HEART_SHAPE", "NAMED_SHARE", "RED_SHARE",
-           "red_suit_log_odds", "red_suits_torn", "top_less_bottom", "weigh_red_suits"]
+__all__ = ["DIAMOND_SHAPE", "EVIDENCE", "HEART_SHAPE", "NAMED_SHARE", "RED_INK", "RED_SHARE",
+           "ink_colour", "red_suit_log_odds", "red_suits_torn", "top_less_bottom",
+           "weigh_red_suits"]
 
 #: A glyph whose top is this much wider than its bottom is a heart (so is one whose bottom
 #: is this much wider: a heart on its head); one within DIAMOND_SHAPE of nought a diamond;
@@ -44,6 +45,13 @@ _MIN_HEIGHT = 8
 #: the other suit is taken to happen 2% of the time there (a deck unlike the dev decks may
 #: draw its suits otherwise), as vision.pipcount's FLOOR.
 EVIDENCE = math.log(0.95 / 0.02)
+#: A glyph's ink is red (:func:`ink_colour`) at this or more; black ink is less. A glyph
+#: of black ink under a red rank is a piece of a picture (tango_nuevo prints no suit under
+#: its index, and the black ermine of a king's robe, taken for one, named a KH a KD at 0.98).
+#: On the dev decks under hard light (tools/measure_red_glyphs.py) 0.19% of 2 159 red
+#: glyphs measured under it, and none of 1 780 black ones (two-colour decks) over it: 99.7%
+#: of them under 0.15.
+RED_INK = 0.2
 #: The glyphs only pick between the red suits: the network must give them this much between
 #: them (the ink is red), and the suit they name this share of it.
 RED_SHARE = 0.9
@@ -66,13 +74,19 @@ def top_less_bottom(glyph: np.ndarray) -> float | None:
     return float(widths[:k].mean() - widths[-k:].mean())
 
 
+def ink_colour(found: IndexBlobs) -> float:
+    """The median colour (:class:`~vision.glyphs.IndexBlobs`) of an index's suit glyph."""
+    assert found.suit is not None
+    return float(np.median(found.colour[found.labels == found.suit]))
+
+
 def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:
-    """Log-odds for a heart rather than a diamond from the suit glyphs of a card's index
-    corners (vision.glyphs.find_indices): EVIDENCE for each glyph shaped as a heart either
-    way up, less EVIDENCE for each shaped as a diamond; 0 where none says anything."""
+    """Log-odds for a heart rather than a diamond from the red suit glyphs of a card's
+    index corners (vision.glyphs.find_indices): EVIDENCE for each glyph shaped as a heart
+    either way up, less EVIDENCE for each shaped as a diamond; 0 where none says anything."""
     odds = 0.0
     for found in indices:
-        if found is None or found.suit is None:
+        if found is None or found.suit is None or ink_colour(found) < RED_INK:
             continue
         shape = top_less_bottom(found.labels == found.suit)
         if shape is None:

@@ -14,6 +14,8 @@ from vision.hearts import (
     DIAMOND_SHAPE,
     EVIDENCE,
     HEART_SHAPE,
+    RED_INK,
+    ink_colour,
     red_suit_log_odds,
     red_suits_torn,
     top_less_bottom,
@@ -37,9 +39,11 @@ def _says(card: np.ndarray) -> float:
     return red_suit_log_odds(find_indices(card))
 
 
-def _index_of(glyph: np.ndarray) -> IndexBlobs:
-    """An index corner whose suit glyph (label 2) is ``glyph`` (0/1)."""
-    return IndexBlobs(glyph.astype(np.float32), glyph.astype(np.int32) * 2, 1, 2)
+def _index_of(glyph: np.ndarray, colour: float = 0.6) -> IndexBlobs:
+    """An index corner whose suit glyph (label 2) is ``glyph`` (0/1), printed in ink of
+    this colour (red by default)."""
+    return IndexBlobs(glyph.astype(np.float32), np.full(glyph.shape, colour, np.float32),
+                      glyph.astype(np.int32) * 2, 1, 2)
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
@@ -89,6 +93,26 @@ def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
     assert red_suit_log_odds([_index_of(heart), _index_of(heart[::-1])]) == pytest.approx(
         2 * EVIDENCE)
     assert red_suit_log_odds([_index_of(diamond[::-1])]) == pytest.approx(-EVIDENCE)
+
+
+def test_only_a_glyph_of_red_ink_says_a_red_suit() -> None:
+    # A black blob under a red rank is a piece of a picture (a king's ermine, say).
+    diamond = np.zeros((40, 40), np.uint8)
+    cv2.fillConvexPoly(diamond, np.array([[20, 2], [34, 19], [20, 37], [6, 19]]), 1)
+    assert red_suit_log_odds([_index_of(diamond, colour=RED_INK)]) == pytest.approx(-EVIDENCE)
+    assert red_suit_log_odds([_index_of(diamond, colour=0.05)]) == 0.0
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris"])
+def test_a_dev_decks_red_glyphs_are_of_red_ink_and_its_black_ones_are_not(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for card in FULL_DECK:
+        straight = cv2.resize(faces[card], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        for found in find_indices(straight):
+            if found is not None and found.suit is not None:
+                red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+                assert (ink_colour(found) >= RED_INK) == red, (card, ink_colour(found))
 
 
 def test_the_glyphs_settle_a_network_torn_between_the_red_suits() -> None:
