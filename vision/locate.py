@@ -129,7 +129,9 @@ def locate(frame: np.ndarray) -> CardQuad | None:
         quad = _search(lightness, mask, white, scale, at_side)
         if quad is not None:
             return quad
-    return None
+    # A saturated cloth bright enough to pass for print, joined to the card by a reflection
+    # across the box's metal: the card's white alone, its print filled in.
+    return _search(lightness, white.astype(np.uint8) * 255, white, scale, False)
 
 
 def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,

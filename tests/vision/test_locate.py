@@ -134,6 +134,27 @@ def test_a_bright_red_cloth_the_shape_of_a_card_is_not_taken_for_it(
     assert np.abs(quad.array() - truth).max() < 6
 
 
+def test_a_bright_red_cloth_joined_to_the_card_by_a_reflection_is_left_out() -> None:
+    # Under warm light a red cloth passes for print, and a reflection across the metal
+    # joins it to the card: the card's white alone is found (a hard scene of the survey of
+    # the dev decks, rounded; the card runs off no side).
+    params = SceneParams(
+        card_height_frac=0.64, center_shift=(0.48, -0.54), rotation_deg=4.8,
+        tilt_deg=(8.6, 7.9), camera_height_mm=119.0, upside_down=True,
+        lips_mm=(0.9, 2.0), window_ends_mm=(2.1, 2.5), frame_width_mm=6.0,
+        metal_bgr=(68, 70, 71), reflection=0.96, reflection_pos=0.5, cloth_bgr=(40, 40, 120),
+        colour_temp_k=2800.0, white_balance=0.36, exposure=0.97, gradient=0.48,
+        gradient_angle_deg=106.0, noise_sigma=1.8, blur_sigma=1.1, jpeg_quality=70,
+        gamma=1.22, saturation=0.85, sharpen=0.46, barrel=0.08)
+    deck = faces(DEV_DECK)
+    rng = np.random.default_rng(5)
+    camera = StillCamera(params, rng, [deck[Card.parse("9S")]])
+    quad = locate(camera.shoot(deck[Card.parse("9S")]))
+    assert quad is not None
+    truth = quad_from_corners(camera.scene.card_corners()).array()
+    assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 6.0
+
+
 def _errors_under_a_thumb(skin_bgr: tuple[int, int, int] | None = None) -> list[float]:
     """How far (px) the located outline lies from the card's, for six cards of the dev deck
     under normal light with the dealer's thumb on the middle (inf: not found)."""
