@@ -131,7 +131,7 @@ def locate(frame: np.ndarray) -> CardQuad | None:
             return quad
     # A saturated cloth bright enough to pass for print, joined to the card by a reflection
     # across the box's metal: the card's white alone, its print filled in.
-    return _search(lightness, white.astype(np.uint8) * 255, white, scale, False)
+    return _best_candidate(lightness, white.astype(np.uint8) * 255, white, scale, None, False)
 
 
 def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
