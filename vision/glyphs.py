@@ -31,9 +31,11 @@ from vision.reading import ModelError, load_network, softmax
 
 __all__ = [
     "BLACK_SHARE",
+    "CORNERS_SETTLE",
     "DARK",
     "GLYPHS_CONFIRM",
     "GLYPH_SIZE",
+    "RED_INK",
     "BlackSuitEvidence",
     "GlyphNet",
     "IndexBlobs",
@@ -99,6 +101,18 @@ _CORNER_W = 0.32
 _CORNER_H = 0.45
 #: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
 _MIN_AREA = 25
+#: A suit glyph run into other print beside it is cut off at the thinnest column within
+#: this share of the rank's width of the rank's right side, if the print there is at most
+#: _NECK of the glyph's height (a neck, not the glyph's body).
+_NECK_REACH = 0.3
+_NECK = 0.45
+#: A glyph's ink is red (the median of IndexBlobs.colour over it) at this or more; black ink
+#: is less. A glyph of black ink under a red rank is a piece of a picture (tango_nuevo
+#: prints no suit under its index, and the black ermine of a king's robe, taken for one,
+#: named a KH a KD at 0.98). On the dev decks under hard light
+#: (tools/measure_red_glyphs.py) 0.19% of 2 159 red glyphs measured under it, and none of
+#: 1 780 black ones (two-colour decks) over it: 99.7% of them under 0.15.
+RED_INK = 0.2
 #: A corner whose ink is specks over this share of its area is too noisy to tell a glyph
 #: from the noise: it shows no suit glyph. Over 395 corners of hard frames (five decks) the
 #: share was 0.012 at most; in a room darker than RIG.md's range (exposure 0.25-0.45,
@@ -121,6 +135,12 @@ _INDEX_ZONE = (0.3, 0.3)
 #: At most this many pips are looked at: they are all the same shape, and each costs some
 #: 0.5 ms through the network.
 _MAX_PIPS = 4
+#: Both corners' glyphs saying one suit by this much (log-odds each) settle it: the pips
+#: are not cut out. On 9 800 frames of black number cards of the 24 dev decks (hard light,
+#: and each condition past RIG.md's range), two corners that both said the wrong suit
+#: reached 4.2 and 5.7 at most (out of focus); 5 567 were settled so, none wrongly, and the
+#: pips said the other suit against such corners once, wrongly (docs/READER.md).
+CORNERS_SETTLE = 6.0
 _MODEL_STEM = "glyph_net"
 
 
@@ -231,13 +251,58 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int) -> IndexBlobs
     # its 0 is beside the 1, not below it), shaped like a suit (not a stroke, a frame line
     # or print run together).
     overlap = np.minimum(x + bw, right) - np.maximum(x, left)
-    below = np.flatnonzero(whole & (y >= bottom - 2) & (overlap >= 0.3 * np.minimum(bw, bw[rank])))
-    below = below[below != rank]
+    under = overlap >= 0.3 * np.minimum(bw, bw[rank])
+    under[rank] = False
+    below = np.flatnonzero(whole & under & (y >= bottom - 2))
     suit = int(below[np.argmin(y[below])]) if len(below) else None
-    if suit is not None and not 0.6 <= bw[suit] / bh[suit] <= 1.6:
+    if suit is None or not 0.6 <= bw[suit] / bh[suit] <= 1.6:
         suit = None
+        # A court card's black glyph run by the blur into the big suit symbol and the
+        # frame beside it (which may reach higher): what of the nearest print under the
+        # rank lies in its column.
+        near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
+        piece = None if len(near) == 0 else _black_glyph_in_column(
+            labels == near[np.argmin(y[near])], colour, left, right, bottom)
+        if piece is not None:
+            suit = int(labels.max()) + 1
+            labels[piece] = suit
     return IndexBlobs(level, colour, labels, rank,
                       None if _too_speckled(area[1:], h * w) else suit)
+
+
+def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, right: int,
+                           top: int) -> np.ndarray | None:
+    """The glyph of black ink in a blob of print under the rank (``left``-``right``, above
+    ``top``), where the blur ran it into the print beside it (a court card's big suit
+    symbol and frame): what lies left of the blob's thinnest column near the rank's right
+    side, if that column crosses a narrow neck; None otherwise.
+
+    Red print is left alone: a piece of a red court figure, so cut, was once weighed as a
+    heart or a diamond, wrongly and surely (tango_nuevo's KH and QH)."""
+    reach = round(_NECK_REACH * (right - left))
+    x0 = max(0, left - reach)
+    beside = blob[top:].sum(axis=0)
+    neck = right - reach + int(np.argmin(beside[right - reach:right + reach + 1]))
+    column = np.zeros(blob.shape, bool)
+    column[top:, x0:neck] = blob[top:, x0:neck]
+    piece, (px, py, pw, ph) = _topmost_part(column)
+    if (ph == 0 or not 0.6 <= pw / ph <= 1.6 or beside[neck] > _NECK * ph
+            or px <= x0 < left or py + ph >= blob.shape[0] - 1):
+        return None
+    return piece if float(np.median(colour[piece])) < RED_INK else None
+
+
+def _topmost_part(mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The topmost connected part of a mask of at least _MIN_AREA pixels and its box (x, y,
+    width, height); an empty mask and a box of zeros where there is none."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
+                                                               connectivity=8)
+    parts = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= _MIN_AREA]
+    if not parts:
+        return np.zeros(mask.shape, bool), (0, 0, 0, 0)
+    first = min(parts, key=lambda i: int(stats[i, cv2.CC_STAT_TOP]))
+    x, y, w, h = (int(v) for v in stats[first, :4])
+    return labels == first, (x, y, w, h)
 
 
 def speckled(corner: np.ndarray) -> bool:
@@ -359,11 +424,11 @@ class BlackSuitEvidence:
     """What the glyphs say about spades against clubs, as log-odds for a club (0: nothing).
 
     ``corners`` is the sum over the index corners that show a glyph; ``pips`` the median
-    over the middle's pips (all the same shape, so one badly cut pip does not count);
-    ``shaped`` counts the glyphs and pips the network takes for a spade or a club at all
-    (not a letter or a piece of a picture cut out where a suit was sought); ``dissent`` is
-    the most that one witness (a corner's glyph, or the pips) says against the suit the
-    total favours."""
+    over the middle's pips (all the same shape, so one badly cut pip does not count; 0 where
+    they were not looked at); ``shaped`` counts the glyphs and pips the network takes for a
+    spade or a club at all (not a letter or a piece of a picture cut out where a suit was
+    sought); ``dissent`` is the most that one witness (a corner's glyph, or the pips) says
+    against the suit the total favours."""
 
     corners: float
     pips: float
@@ -387,15 +452,21 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
                         indices: Sequence[IndexBlobs | None] | None = None
                         ) -> BlackSuitEvidence:
     """The glyphs' evidence on a straightened card; its pips too with ``pips`` (a number
-    card: a court card's picture has no row of pips). ``indices`` are the card's
+    card: a court card's picture has no row of pips), unless both corners' glyphs say one
+    suit by CORNERS_SETTLE. ``indices`` are the card's
     :func:`find_indices`, where they are already known."""
     if indices is None:
         indices = find_indices(card)
     found = [g for g in map(_suit_glyph, indices) if g is not None]
-    pip_list = pip_glyphs(card) if pips else []
-    in_corners, in_middle = net.shapes(found), net.shapes(pip_list)
-    shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
+    in_corners = net.shapes(found)
     each_corner = _club_log_odds(in_corners)
+    # Cutting out and naming the pips is most of the glyphs' cost on a number card (some
+    # 4 ms of 6); where both corners already say one suit surely, the pips are left alone.
+    settled = len(found) == 2 and bool((abs(each_corner) >= CORNERS_SETTLE).all()
+                                       and each_corner[0] * each_corner[1] > 0)
+    pip_list = pip_glyphs(card) if pips and not settled else []
+    in_middle = net.shapes(pip_list)
+    shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
     pip_odds = float(np.median(_club_log_odds(in_middle))) if pip_list else 0.0
     corner_odds = float(each_corner.sum())
     against = -np.sign(corner_odds + pip_odds) * np.append(each_corner, pip_odds)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.glyphs import IndexBlobs
+from vision.glyphs import RED_INK, IndexBlobs
 
 __all__ = ["DIAMOND_SHAPE", "EVIDENCE", "HEART_SHAPE", "NAMED_SHARE", "RED_INK", "RED_SHARE",
            "ink_colour", "red_suit_log_odds", "red_suits_torn", "top_less_bottom",
@@ -45,13 +45,6 @@ _MIN_HEIGHT = 8
 #: the other suit is taken to happen 2% of the time there (a deck unlike the dev decks may
 #: draw its suits otherwise), as vision.pipcount's FLOOR.
 EVIDENCE = math.log(0.95 / 0.02)
-#: A glyph's ink is red (:func:`ink_colour`) at this or more; black ink is less. A glyph
-#: of black ink under a red rank is a piece of a picture (tango_nuevo prints no suit under
-#: its index, and the black ermine of a king's robe, taken for one, named a KH a KD at 0.98).
-#: On the dev decks under hard light (tools/measure_red_glyphs.py) 0.19% of 2 159 red
-#: glyphs measured under it, and none of 1 780 black ones (two-colour decks) over it: 99.7%
-#: of them under 0.15.
-RED_INK = 0.2
 #: The glyphs only pick between the red suits: the network must give them this much between
 #: them (the ink is red), and the suit they name this share of it.
 RED_SHARE = 0.9

@@ -13,6 +13,7 @@ import pytest
 from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.crosscheck import CAP, check
 from vision.glyphs import (
+    CORNERS_SETTLE,
     GLYPH_SIZE,
     GLYPHS_CONFIRM,
     BlackSuitEvidence,
@@ -268,3 +269,48 @@ def test_a_missing_network_is_a_model_error(tmp_path: Path) -> None:
 def test_the_network_is_small() -> None:
     data = Path(__file__).resolve().parents[2] / "vision" / "data" / "glyph_net.onnx"
     assert data.stat().st_size < 1_000_000
+
+
+def test_the_pips_are_looked_at_only_where_the_corners_leave_the_suit_open(
+        dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
+    card = _straight(dev_deck[Card.parse("7C")])
+    settled = black_suit_evidence(card, net, pips=True)
+    assert settled.pips == 0.0 and settled.corners >= 2 * CORNERS_SETTLE and settled.says
+    # The bottom-right corner under the dealer's thumb: one corner settles nothing alone.
+    h, w = round(0.6 * CARD_H), round(0.6 * CARD_W)
+    card[h:, w:] = card[5, CARD_W // 2]
+    open_ = black_suit_evidence(card, net, pips=True)
+    assert open_.pips >= GLYPHS_CONFIRM and open_.says
+
+
+@pytest.mark.parametrize("code", ["KC", "JC", "QC"])
+def test_a_court_glyph_run_into_the_big_suit_beside_it_is_cut_off(
+        dev_deck: dict[Card, np.ndarray], net: GlyphNet, code: str) -> None:
+    # Blurred a little past the hard range, the small club under the rank runs into the big
+    # club and the frame of the picture beside it: one blob, no suit's shape.
+    card = cv2.GaussianBlur(_straight(dev_deck[Card.parse(code)]), (0, 0), 1.6)
+    indices = find_indices(card)
+    assert all(found is not None and found.suit is not None for found in indices)
+    evidence = black_suit_evidence(card, net, indices=indices)
+    assert evidence.says and evidence.total >= GLYPHS_CONFIRM
+
+
+def _joined_corner(ink: tuple[int, int, int]) -> np.ndarray:
+    """An index corner: a K, and under it a round glyph joined by a thin neck to a bigger
+    one beside it (a court card's small suit run into its picture's big one)."""
+    corner = np.full((113, 58, 3), 235, np.uint8)
+    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    cv2.circle(corner, (15, 52), 8, ink, -1)
+    cv2.circle(corner, (42, 58), 13, ink, -1)
+    cv2.line(corner, (22, 52), (32, 54), ink, 2)
+    return corner
+
+
+def test_only_a_black_glyph_is_cut_off_at_a_neck() -> None:
+    black = find_index(_joined_corner((20, 20, 20)))
+    assert black is not None and black.suit is not None
+    xs = np.nonzero(black.labels == black.suit)[1]
+    assert xs.min() >= 6 and xs.max() <= 24  # the small glyph alone
+    # Pieces of a red figure so cut were weighed as hearts or diamonds, wrongly and surely.
+    red = find_index(_joined_corner((30, 30, 200)))
+    assert red is not None and red.suit is None
