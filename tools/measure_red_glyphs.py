@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shoe.cards import FULL_DECK, Suit
 from tools.augment import located_shots
 from vision import corpus
-from vision.glyphs import find_indices
 from vision.hearts import DIAMOND_SHAPE, HEART_SHAPE, RED_INK, ink_colour, top_less_bottom
+from vision.indices import find_indices
 
 
 def measure(decks: list[str], sessions: int, seed: int

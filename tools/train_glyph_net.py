@@ -41,16 +41,8 @@ from tools.augment import (
 from tools.suit_shapes import deck_pips, drawn_suit, tight
 from tools.train_index_net import CALIBRATION_DECKS, ensemble, fit_temperature
 from vision import corpus
-from vision.glyphs import (
-    DARK,
-    GLYPH_SIZE,
-    corner_glyph,
-    find_index,
-    glyph_input,
-    index_corners,
-    ink_levels,
-    pip_glyphs,
-)
+from vision.glyphs import GLYPH_SIZE, corner_glyph, glyph_input, pip_glyphs
+from vision.indices import DARK, find_index, index_corners, ink_levels
 from vision.locate import CARD_H, CARD_W
 
 BLACK = (Suit.SPADES, Suit.CLUBS)

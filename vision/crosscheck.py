@@ -24,12 +24,10 @@ import cv2
 import numpy as np
 
 from shoe.cards import Rank, Suit
-from vision.glyphs import (
+from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
+from vision.indices import (
     DARK,
-    BlackSuitEvidence,
-    GlyphNet,
     IndexBlobs,
-    black_suit_evidence,
     find_indices,
     index_corners,
     ink_levels,

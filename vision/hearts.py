@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.glyphs import RED_INK, IndexBlobs
+from vision.indices import RED_INK, IndexBlobs
 
 __all__ = ["DIAMOND_SHAPE", "EVIDENCE", "HEART_SHAPE", "NAMED_SHARE", "RED_INK", "RED_SHARE",
            "ink_colour", "red_suit_log_odds", "red_suits_torn", "top_less_bottom",
@@ -68,14 +68,14 @@ def top_less_bottom(glyph: np.ndarray) -> float | None:
 
 
 def ink_colour(found: IndexBlobs) -> float:
-    """The median colour (:class:`~vision.glyphs.IndexBlobs`) of an index's suit glyph."""
+    """The median colour (:class:`~vision.indices.IndexBlobs`) of an index's suit glyph."""
     assert found.suit is not None
     return float(np.median(found.colour[found.labels == found.suit]))
 
 
 def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:
     """Log-odds for a heart rather than a diamond from the red suit glyphs of a card's
-    index corners (vision.glyphs.find_indices): EVIDENCE for each glyph shaped as a heart
+    index corners (vision.indices.find_indices): EVIDENCE for each glyph shaped as a heart
     either way up, less EVIDENCE for each shaped as a diamond; 0 where none says anything."""
     odds = 0.0
     for found in indices:

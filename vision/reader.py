@@ -28,14 +28,9 @@ import numpy as np
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import SHARP_ENOUGH, cap_rank, check, look_at_middle, print_blur
-from vision.glyphs import (
-    BLACK_SHARE,
-    GlyphNet,
-    black_suit_evidence,
-    find_indices,
-    weigh_black_suits,
-)
+from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
+from vision.indices import find_indices
 from vision.locate import corners, locate, straighten
 from vision.pipcount import PipCounts
 from vision.pixels import ninetieth

@@ -20,7 +20,8 @@ from vision.crosscheck import (
     print_blur,
     print_smear,
 )
-from vision.glyphs import GlyphNet, black_suit_evidence, find_indices, rank_encloses_counter
+from vision.glyphs import GlyphNet, black_suit_evidence
+from vision.indices import find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 from vision.sensor import smear

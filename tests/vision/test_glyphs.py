@@ -20,14 +20,11 @@ from vision.glyphs import (
     GlyphNet,
     black_suit_evidence,
     corner_glyph,
-    find_index,
-    find_indices,
     glyph_input,
-    index_corners,
     pip_glyphs,
-    speckled,
     weigh_black_suits,
 )
+from vision.indices import find_index, find_indices, index_corners, speckled
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reader import SUIT_CLASSES
 from vision.reading import ModelError, Reading

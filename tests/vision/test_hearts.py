@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Suit
-from vision.glyphs import IndexBlobs, find_indices
 from vision.hearts import (
     DIAMOND_SHAPE,
     EVIDENCE,
@@ -21,6 +20,7 @@ from vision.hearts import (
     top_less_bottom,
     weigh_red_suits,
 )
+from vision.indices import IndexBlobs, find_indices
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reader import SUIT_CLASSES
 from vision.simulator import SceneParams

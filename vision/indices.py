@@ -1,0 +1,256 @@
+"""The print of an index corner: the rank, and the suit glyph under it, as blobs of ink.
+
+Each pixel's ink is measured against the paper around it (:func:`ink_levels`), so the
+light's gradients and colour cast do not matter. In each index corner of a straightened
+card (:func:`index_corners`) the rank is the topmost blob in the index's column and the suit
+glyph the nearest blob below it (:func:`find_index`); the suit glyphs' witnesses name them
+(:mod:`vision.glyphs` spades against clubs, :mod:`vision.hearts` hearts against diamonds).
+
+>>> top, bottom = find_indices(card)                # doctest: +SKIP
+>>> top.suit is not None                            # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.locate import corners
+
+__all__ = [
+    "DARK",
+    "RED_INK",
+    "IndexBlobs",
+    "find_index",
+    "find_indices",
+    "index_corners",
+    "ink_levels",
+    "rank_encloses_counter",
+    "speckled",
+]
+
+#: Ink is darker than this share of the paper around it.
+DARK = 0.62
+#: The paper is found at 1/n of the resolution for every this many pixels of reach.
+_COARSE_REACH = 10
+#: The corner searched for the index: taller than the index network's patch, since a large
+#: index pushes its suit glyph lower.
+_CORNER_W = 0.32
+_CORNER_H = 0.45
+#: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
+_MIN_AREA = 25
+#: A suit glyph run into other print beside it is cut off at the thinnest column within
+#: this share of the rank's width of the rank's right side, if the print there is at most
+#: _NECK of the glyph's height (a neck, not the glyph's body). Of 471 glyphs so cut on the
+#: dev decks' black cards (tools/measure_corner_glyphs.py) none said the other suit by 2.
+_NECK_REACH = 0.3
+_NECK = 0.45
+#: A glyph's ink is red (the median of IndexBlobs.colour over it) at this or more; black ink
+#: is less. A glyph of black ink under a red rank is a piece of a picture (tango_nuevo
+#: prints no suit under its index, and the black ermine of a king's robe, taken for one,
+#: named a KH a KD at 0.98). On the dev decks under hard light
+#: (tools/measure_red_glyphs.py) 0.19% of 2 159 red glyphs measured under it, and none of
+#: 1 780 black ones (two-colour decks) over it: 99.7% of them under 0.15.
+RED_INK = 0.2
+#: A corner whose ink is specks over this share of its area is too noisy to tell a glyph
+#: from the noise: it shows no suit glyph. Over 395 corners of hard frames (five decks) the
+#: share was 0.012 at most; in a room darker than RIG.md's range (exposure 0.25-0.45,
+#: noise 8-16) up to 0.13, where a speck under the rank was taken for a diamond and named a
+#: 6H a 6D at 0.96.
+_SPECKLED = 0.03
+#: The band (pixels of the straightened card) along the card's edges left out of the ink
+#: where an index is not found without it.
+_EDGE_BAND = 3
+#: How far (pixels of the straightened card) the paper is sought around an index's print:
+#: past the middle of a large index's glyph (it would look pale inside).
+_GLYPH_REACH = 17
+
+
+def ink_levels(image: np.ndarray, reach: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's darkest and brightest channel as a share of the paper around it.
+
+    The paper around each pixel is the brightest within ``reach`` pixels (a square), smoothed;
+    dividing by it takes away gradients and the colour cast of the light. Print wider than
+    ``reach`` looks pale inside. Shares are clipped to 1 (glare is paper).
+    """
+    img = image.astype(np.float32) + 1.0
+    near = cv2.dilate(image, np.ones((reach, reach), np.uint8))
+    # Blurred this widely the paper changes slowly, so a wide reach finds it at a fraction
+    # of the resolution: at a quarter (reach 41) the levels move by 1.5% at most, and the
+    # blur, most of the time spent here, takes a sixth as long.
+    step = max(1, reach // _COARSE_REACH)
+    h, w = image.shape[:2]
+    if step > 1:
+        near = cv2.resize(near, (-(-w // step), -(-h // step)), interpolation=cv2.INTER_AREA)
+    paper = cv2.GaussianBlur(near.astype(np.float32) + 1.0, (0, 0), reach / 3 / step)
+    if step > 1:
+        paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    b, g, r = cv2.split(cv2.divide(img, paper))
+    # Compared per pixel with numpy's elementwise minimum (fast on one core).
+    lo = np.minimum(np.minimum(np.minimum(b, g), r), 1.0)
+    hi = np.minimum(np.maximum(np.maximum(b, g), r), 1.0)
+    return lo, hi
+
+
+def index_corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners searched for the index (:func:`vision.locate.corners`)."""
+    return corners(card, _CORNER_W, _CORNER_H)
+
+
+def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None]:
+    """:func:`find_index` in both index corners of a straightened card."""
+    top, bottom = index_corners(card)
+    return find_index(top), find_index(bottom)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexBlobs:
+    """The print of an index corner: its ink level, its colour (the brightest channel's
+    level less the darkest's: 0 for black ink, some 0.5 or more for red), its blobs (labels)
+    and which of them are the rank and the suit glyph under it (None if there is none, or if
+    the corner is too noisy to tell: :func:`speckled`)."""
+
+    level: np.ndarray
+    colour: np.ndarray
+    labels: np.ndarray
+    rank: int
+    suit: int | None
+
+
+def find_index(corner: np.ndarray) -> IndexBlobs | None:
+    """The rank and the suit glyph of an index corner; None where there is no rank."""
+    level, brightest = ink_levels(corner, _GLYPH_REACH)
+    colour = brightest - level
+    found = _index_blobs(level, colour, 0)
+    if found is not None and found.suit is not None:
+        return found
+    # The card's own edges are the corner's top and left: a blurred edge or the shadow of
+    # the box's lip is a thin dark line there, which an index printed close to the edge
+    # runs into and is lost with. Failing that, a band along them is left out of the ink.
+    near_edge = _index_blobs(level, colour, _EDGE_BAND)
+    return near_edge if near_edge is not None and near_edge.suit is not None else found
+
+
+def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int) -> IndexBlobs | None:
+    mask = (level < DARK).astype(np.uint8)
+    mask[:band] = 0
+    mask[:, :band] = 0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    # Blobs wholly inside the corner: the card's edge and the box beyond it touch the
+    # border, and so does a glyph cut off by it (which would lose its outline).
+    edge = max(band, 2)
+    big = area >= _MIN_AREA
+    big[0] = False
+    whole = big & (x >= edge) & (y >= edge) & (x + bw < w - 1) & (y + bh < h - 1)
+    # The rank: the topmost such blob in the index's column. Past the band it may touch
+    # it (only its place is needed), but not stretch down the corner as a shadow would.
+    may_be_rank = big & (x + bw < w - 1) & (bh < 0.5 * h) if band else whole
+    tops = np.flatnonzero(may_be_rank & (x < 0.7 * w) & (y < 0.5 * h))
+    if len(tops) == 0:
+        return None
+    rank = int(tops[np.argmin(y[tops])])
+    left, right, bottom = x[rank], x[rank] + bw[rank], y[rank] + bh[rank]
+    # The suit: the nearest blob below the rank and under it (a "10" has two blobs, but
+    # its 0 is beside the 1, not below it), shaped like a suit (not a stroke, a frame line
+    # or print run together).
+    overlap = np.minimum(x + bw, right) - np.maximum(x, left)
+    under = overlap >= 0.3 * np.minimum(bw, bw[rank])
+    under[rank] = False
+    below = np.flatnonzero(whole & under & (y >= bottom - 2))
+    suit = int(below[np.argmin(y[below])]) if len(below) else None
+    if suit is None or not 0.6 <= bw[suit] / bh[suit] <= 1.6:
+        suit = None
+        # A court card's black glyph run by the blur into the big suit symbol and the
+        # frame beside it (which may reach higher): what of the nearest print under the
+        # rank lies in its column.
+        near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
+        piece = None if len(near) == 0 else _black_glyph_in_column(
+            labels == near[np.argmin(y[near])], colour, left, right, bottom)
+        if piece is not None:
+            suit = int(labels.max()) + 1
+            labels[piece] = suit
+    return IndexBlobs(level, colour, labels, rank,
+                      None if _too_speckled(area[1:], h * w) else suit)
+
+
+def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, right: int,
+                           top: int) -> np.ndarray | None:
+    """The glyph of black ink in a blob of print under the rank (``left``-``right``, above
+    ``top``), where the blur ran it into the print beside it (a court card's big suit
+    symbol and frame): what lies left of the blob's thinnest column near the rank's right
+    side, if that column crosses a narrow neck; None otherwise.
+
+    Red print is left alone: a piece of a red court figure, so cut, was once weighed as a
+    heart or a diamond, wrongly and surely (tango_nuevo's KH and QH)."""
+    reach = round(_NECK_REACH * (right - left))
+    x0 = max(0, left - reach)
+    beside = blob[top:].sum(axis=0)
+    neck = right - reach + int(np.argmin(beside[right - reach:right + reach + 1]))
+    column = np.zeros(blob.shape, bool)
+    column[top:, x0:neck] = blob[top:, x0:neck]
+    piece, (px, py, pw, ph) = _topmost_part(column)
+    if (ph == 0 or not 0.6 <= pw / ph <= 1.6 or beside[neck] > _NECK * ph
+            or px <= x0 < left or py + ph >= blob.shape[0] - 1):
+        return None
+    return piece if float(np.median(colour[piece])) < RED_INK else None
+
+
+def _topmost_part(mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The topmost connected part of a mask of at least _MIN_AREA pixels and its box (x, y,
+    width, height); an empty mask and a box of zeros where there is none."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
+                                                               connectivity=8)
+    parts = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= _MIN_AREA]
+    if not parts:
+        return np.zeros(mask.shape, bool), (0, 0, 0, 0)
+    first = min(parts, key=lambda i: int(stats[i, cv2.CC_STAT_TOP]))
+    x, y, w, h = (int(v) for v in stats[first, :4])
+    return labels == first, (x, y, w, h)
+
+
+def speckled(corner: np.ndarray) -> bool:
+    """Whether an index corner's ink is too noisy to tell a glyph from the noise (a room
+    darker than RIG.md's range): then it shows no suit glyph, and may show no rank."""
+    mask = (ink_levels(corner, _GLYPH_REACH)[0] < DARK).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return _too_speckled(stats[1:, cv2.CC_STAT_AREA], mask.size)
+
+
+def _too_speckled(areas: np.ndarray, size: int) -> bool:
+    """Whether blobs of these areas (the background left out) are specks over _SPECKLED of
+    a corner of ``size`` pixels."""
+    return bool(areas[areas < _MIN_AREA].sum() > _SPECKLED * size)
+
+
+#: A hole in the rank's print at least this share of its height and of its box is a
+#: counter like a D's or an O's. Measured on hard frames: German queens' D (read as J by
+#: the index network) 0.73-1.0 of the height and 0.15-0.34 of the box; holes where a
+#: standard K ran into other print (kings of dev, held-out and blind decks) at most 0.65
+#: of the height (then 0.08 of the box) and 0.10 of the box.
+_COUNTER_HEIGHT = 0.7
+_COUNTER_AREA = 0.12
+
+
+def rank_encloses_counter(found: IndexBlobs | None) -> bool:
+    """Whether the rank of an index (:func:`find_index`) encloses a tall counter, as a D or
+    an O does (an R's bowl is shorter). No J or K does: such a rank read as one is a foreign
+    letter."""
+    if found is None:
+        return False
+    rank = (found.labels == found.rank).astype(np.uint8)
+    contours, hierarchy = cv2.findContours(rank, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return False
+    _, _, w, h = cv2.boundingRect(rank)
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent < 0:
+            continue  # an outline, not a hole
+        _, _, _, hole_h = cv2.boundingRect(contour)
+        if hole_h >= _COUNTER_HEIGHT * h and cv2.contourArea(contour) >= _COUNTER_AREA * w * h:
+            return True
+    return False
