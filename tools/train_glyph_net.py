@@ -7,9 +7,9 @@ written to vision/data/glyph_net.{onnx,json}. Same environment as tools/train_in
 
     PYTHONPATH=. /tmp/trainenv/bin/python tools/train_glyph_net.py
 
-The glyphs are cut out by the firmware's own code (vision.glyphs) from what the reader
-would see: the dev decks' cards straightened as locating hands them over, under the rig's
-light; made-up corners (tools.augment.font_corner); and made-up cards of pips in many
+The glyphs are cut out by the firmware's own code (vision.indices, vision.glyphs) from what
+the reader would see: the dev decks' cards straightened as locating hands them over, under
+the rig's light; made-up corners (tools.augment.font_corner); and made-up cards of pips in many
 shapes. The drawn shapes here are broader than the index network's (tools.suit_shapes,
 ``varied``): spades whose point swells to a round body, squat clubs whose leaves run
 together, so that what tells the two apart is the point against the leaves, not how round
