@@ -108,10 +108,10 @@ def glyph_input(level: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return out
 
 
-def corner_glyph(corner: np.ndarray) -> np.ndarray | None:
+def corner_glyph(corner: np.ndarray, cut_necks: bool = True) -> np.ndarray | None:
     """The suit glyph under an index corner's rank as the network's input; None where no
-    whole glyph is found there."""
-    return _suit_glyph(find_index(corner))
+    whole glyph is found there (``cut_necks``: as :func:`vision.indices.find_index`)."""
+    return _suit_glyph(find_index(corner, cut_necks))
 
 
 def _suit_glyph(found: IndexBlobs | None) -> np.ndarray | None:

@@ -120,21 +120,24 @@ class IndexBlobs:
     suit: int | None
 
 
-def find_index(corner: np.ndarray) -> IndexBlobs | None:
-    """The rank and the suit glyph of an index corner; None where there is no rank."""
+def find_index(corner: np.ndarray, cut_necks: bool = True) -> IndexBlobs | None:
+    """The rank and the suit glyph of an index corner; None where there is no rank.
+    ``cut_necks=False`` leaves a glyph run into the print beside it unfound, as the glyph
+    network's training data were cut (tools/train_glyph_net.py)."""
     level, brightest = ink_levels(corner, _GLYPH_REACH)
     colour = brightest - level
-    found = _index_blobs(level, colour, 0)
+    found = _index_blobs(level, colour, 0, cut_necks)
     if found is not None and found.suit is not None:
         return found
     # The card's own edges are the corner's top and left: a blurred edge or the shadow of
     # the box's lip is a thin dark line there, which an index printed close to the edge
     # runs into and is lost with. Failing that, a band along them is left out of the ink.
-    near_edge = _index_blobs(level, colour, _EDGE_BAND)
+    near_edge = _index_blobs(level, colour, _EDGE_BAND, cut_necks)
     return near_edge if near_edge is not None and near_edge.suit is not None else found
 
 
-def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int) -> IndexBlobs | None:
+def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bool
+                 ) -> IndexBlobs | None:
     mask = (level < DARK).astype(np.uint8)
     mask[:band] = 0
     mask[:, :band] = 0
@@ -169,7 +172,7 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int) -> IndexBlobs
         # frame beside it (which may reach higher): what of the nearest print under the
         # rank lies in its column.
         near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
-        piece = None if len(near) == 0 else _black_glyph_in_column(
+        piece = None if len(near) == 0 or not cut_necks else _black_glyph_in_column(
             labels == near[np.argmin(y[near])], colour, left, right, bottom)
         if piece is not None:
             suit = int(labels.max()) + 1

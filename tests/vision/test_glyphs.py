@@ -308,6 +308,9 @@ def test_only_a_black_glyph_is_cut_off_at_a_neck() -> None:
     assert black is not None and black.suit is not None
     xs = np.nonzero(black.labels == black.suit)[1]
     assert xs.min() >= 6 and xs.max() <= 24  # the small glyph alone
+    # As the glyph network's training data were cut: no cut, no glyph.
+    uncut = find_index(_joined_corner((20, 20, 20)), cut_necks=False)
+    assert uncut is not None and uncut.suit is None
     # Pieces of a red figure so cut were weighed as hearts or diamonds, wrongly and surely.
     red = find_index(_joined_corner((30, 30, 200)))
     assert red is not None and red.suit is None
