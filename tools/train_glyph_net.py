@@ -44,6 +44,7 @@ from vision import corpus
 from vision.glyphs import GLYPH_SIZE, corner_glyph, glyph_input, pip_glyphs
 from vision.indices import DARK, find_index, index_corners, ink_levels
 from vision.locate import CARD_H, CARD_W
+from vision.reading import onnx_net
 
 BLACK = (Suit.SPADES, Suit.CLUBS)
 #: The network's classes: spade, club, and anything else cut out where a glyph was sought
@@ -296,7 +297,7 @@ def train(args: argparse.Namespace) -> None:
             "epochs": args.epochs, "train_decks": train_decks,
             "calibration_decks": list(CALIBRATION_DECKS), "calibration_accuracy": accuracy}
     (out / "glyph_net.json").write_text(json.dumps(meta, indent=1) + "\n")
-    net = cv2.dnn.readNetFromONNX(str(out / "glyph_net.onnx"))
+    net = onnx_net(out / "glyph_net.onnx")
     net.setInput(cx[:1].astype(np.float32))
     diff = float(np.abs(net.forward() - logits[:1]).max())
     print(f"{len(members)} member(s): calibration accuracy {accuracy:.4f}, temperature "

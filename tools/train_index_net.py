@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -54,6 +53,7 @@ from vision.reader import (
     corner_patches,
     normalise_patch,
 )
+from vision.reading import onnx_net
 from vision.simulator import SceneParams
 from vision.stills import StillCamera
 
@@ -329,12 +329,15 @@ def train(args: argparse.Namespace) -> None:
             "train_decks": train_decks, "calibration_decks": list(CALIBRATION_DECKS),
             "calibration_rank_accuracy": rank_acc, "calibration_suit_accuracy": suit_acc}
     (out / "index_net.json").write_text(json.dumps(meta, indent=1) + "\n")
-    net = cv2.dnn.readNetFromONNX(str(out / "index_net.onnx"))
-    net.setInput(cx[:4].astype(np.float32))
-    check = net.forward(["rank", "suit"])
+    # Checked as the firmware runs it: its engine, one patch at a time.
+    net = onnx_net(out / "index_net.onnx")
+    check = []
+    for patch in cx[:4].astype(np.float32):
+        net.setInput(patch[None])
+        check.append(net.forward("rank").reshape(-1))
     with torch.no_grad():
         ref = model(torch.from_numpy(cx[:4]).float())
-    diff = float(np.abs(check[0] - ref[0].numpy()).max())
+    diff = float(np.abs(np.stack(check) - ref[0].numpy()).max())
     print(f"temperatures rank {rank_t:.2f} suit {suit_t:.2f}; cv2.dnn agrees to {diff:.2e}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -87,6 +88,17 @@ def test_each_corner_reads_as_it_would_alone(dev_deck: dict[Card, np.ndarray]) -
 
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load"):
+        IndexNet.load(tmp_path)
+
+
+def test_a_model_file_missing_or_corrupt_beside_its_calibration_is_a_clear_error(
+        tmp_path: Path) -> None:
+    packaged = Path(__file__).resolve().parents[2] / "vision" / "data"
+    shutil.copy(packaged / "index_net.json", tmp_path)
+    with pytest.raises(ModelError, match="no such file"):
+        IndexNet.load(tmp_path)
+    (tmp_path / "index_net.onnx").write_bytes(b"not a network")
+    with pytest.raises(ModelError, match="cannot load the index network"):
         IndexNet.load(tmp_path)
 
 
