@@ -35,7 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.vision_accuracy import BEYOND
 from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision import corpus
-from vision.glyphs import CORNERS_SETTLE, GLYPHS_CONFIRM, GlyphNet, glyph_input, pip_glyphs
+from vision.glyphs import (
+    CORNERS_SETTLE,
+    GLYPHS_CONFIRM,
+    GlyphNet,
+    club_odds,
+    glyph_input,
+    pip_glyphs,
+)
 from vision.indices import IndexBlobs, find_indices
 from vision.locate import locate, straighten
 from vision.simulator import SceneParams
@@ -93,7 +100,7 @@ def measure(deck: str, condition: str, frames: int, net: GlyphNet, rng: np.rando
         indices = [f for f in find_indices(straight) if f is not None and f.suit is not None]
         glyphs = [glyph_input(f.level, f.labels == f.suit) for f in indices]
         shapes = net.shapes(glyphs)
-        said = toward_truth * net.club_log_odds(glyphs)
+        said = toward_truth * club_odds(shapes)
         for found, says in zip(indices, said, strict=True):
             if was_cut(found):
                 tally.cut += 1

@@ -37,6 +37,7 @@ __all__ = [
     "BlackSuitEvidence",
     "GlyphNet",
     "black_suit_evidence",
+    "club_odds",
     "corner_glyph",
     "glyph_input",
     "pip_glyphs",
@@ -182,11 +183,12 @@ class GlyphNet:
     def club_log_odds(self, glyphs: list[np.ndarray]) -> np.ndarray:
         """For each glyph, the log-odds that it is a club rather than a spade, counted only
         as far as it is either (a blob that is neither says nothing)."""
-        return _club_log_odds(self.shapes(glyphs))
+        return club_odds(self.shapes(glyphs))
 
 
-def _club_log_odds(p: np.ndarray) -> np.ndarray:
-    eps = 1e-6
+def club_odds(shapes: np.ndarray) -> np.ndarray:
+    """:meth:`GlyphNet.club_log_odds` from the network's :meth:`GlyphNet.shapes`."""
+    p, eps = shapes, 1e-6
     out: np.ndarray = (1.0 - p[:, 2]) * np.log((p[:, 1] + eps) / (p[:, 0] + eps))
     return out
 
@@ -231,7 +233,7 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
         indices = find_indices(card)
     found = [g for g in map(_suit_glyph, indices) if g is not None]
     in_corners = net.shapes(found)
-    each_corner = _club_log_odds(in_corners)
+    each_corner = club_odds(in_corners)
     # Cutting out and naming the pips is most of the glyphs' cost on a number card (some
     # 4 ms of 6); where both corners already say one suit surely, the pips are left alone.
     settled = len(found) == 2 and bool((abs(each_corner) >= CORNERS_SETTLE).all()
@@ -239,7 +241,7 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
     pip_list = pip_glyphs(card) if pips and not settled else []
     in_middle = net.shapes(pip_list)
     shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
-    pip_odds = float(np.median(_club_log_odds(in_middle))) if pip_list else 0.0
+    pip_odds = float(np.median(club_odds(in_middle))) if pip_list else 0.0
     corner_odds = float(each_corner.sum())
     against = -np.sign(corner_odds + pip_odds) * np.append(each_corner, pip_odds)
     return BlackSuitEvidence(corner_odds, pip_odds, shaped, max(0.0, float(against.max())))
