@@ -112,8 +112,9 @@ class IndexNet:
     def probabilities(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated rank (N x 14) and suit (N x 4) probabilities for a batch of patches."""
         ranks, suits = [], []
-        # One patch at a time: OpenCV 4.x runs this graph right for one patch, but gives
-        # the second of a batch of two wrong outputs (seen with 4.14: a KH corner read as 6).
+        # One patch at a time: OpenCV 4.x (and 5's classic engine, vision.reading) runs this
+        # graph right for one patch, but a batch of two wrong (seen with 4.14: a KH corner
+        # read as 6; 5.0 returns one row).
         for patch in patches.astype(np.float32):
             self.net.setInput(patch[None])
             rank_logits, suit_logits = self.net.forward(["rank", "suit"])
