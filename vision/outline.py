@@ -61,7 +61,7 @@ def _robust_line(t: np.ndarray, s: np.ndarray, tol: float, outward: float = 0.0,
         return None
     if slope is not None:
         return slope, float(np.mean(s[keep] - slope * t[keep])), int(keep.sum())
-    # Least squares in closed form (np.polyfit gives the same line, some 4 times slower).
+    # Least squares in closed form (np.polyfit gives the same line, some 2.5 times slower).
     tk, sk = t[keep].astype(np.float64), s[keep].astype(np.float64)
     dt = tk - tk.mean()
     fitted = float((dt * (sk - sk.mean())).sum() / max(float((dt * dt).sum()), 1e-12))
