@@ -35,6 +35,7 @@ from vision.indices import (
     speckled,
 )
 from vision.locate import CARD_H, CARD_W
+from vision.pixels import darkest_channel
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
@@ -65,6 +66,11 @@ SHARP_ENOUGH = 1.8
 #: as 5, an ace as 4), their print smeared 2.93-4.2. Within RIG.md's ranges the hard frames
 #: of the same seeds measured up to 2.90 and 3.05 (orell's 10D both times; 1 in 2 704 over).
 #: A third seed, kept to check it, left 1 of its 10 (2.82): the hold is partial.
+#: Measured since on the darkest channel (print_smear), on the 16 standard-indexed dev
+#: decks, seeds 2024 and 777: of 6 556 frames within the ranges, hard and normal, 3 measure
+#: over 2.9 (up to 3.02), where grey had 20 (up to 3.57; pale ink, above all the
+#: four-colour decks' yellow diamonds); of 3 262 shaken frames, the 32 read surely wrong
+#: without the hold measure 2.96-4.28 (on grey 2.81-4.2).
 SMEARED = 2.9
 #: print_blur's window (pixels): wide enough to span an edge blurred that far.
 _EDGE_SPAN = np.ones((15, 15), np.uint8)
@@ -219,16 +225,22 @@ def print_blur(card: np.ndarray) -> float:
     sharpest tenth of the steep edge pixels, their height taken as the span of grey around
     them, gives sigma.
     """
-    return min((_tenth(sigma) for sigma, _ in _corner_edges(card)), default=float("inf"))
+    return min((_tenth(sigma) for sigma, _ in _corner_edges(card, darkest=False)),
+               default=float("inf"))
 
 
 def print_smear(card: np.ndarray) -> float:
     """How blurred the index corners' print is across its most blurred direction: as
     :func:`print_blur`, but for the edges facing each of eight directions apart, the worst
     direction taken (the sharper corner counts). A camera moving during the exposure smears
-    the print along its path and leaves the edges across it sharp, which print_blur sees."""
+    the print along its path and leaves the edges across it sharp, which print_blur sees.
+
+    Measured on each pixel's darkest channel: on grey, pale coloured ink (a four-colour
+    deck's yellow diamonds, blue spades) shows so little contrast that the few edges found,
+    some of them not the print's, measured one direction smeared past SMEARED on sharp
+    print."""
     smears = []
-    for sigma, facing in _corner_edges(card):
+    for sigma, facing in _corner_edges(card, darkest=True):
         bins = np.floor_divide(facing + 90 / _DIRECTIONS, 180 / _DIRECTIONS).astype(int)
         bins %= _DIRECTIONS
         facing_each = [sigma[bins == b] for b in range(_DIRECTIONS)]
@@ -247,13 +259,14 @@ def _tenth(values: np.ndarray) -> float:
     return float(ordered[low] + (ordered[high] - ordered[low]) * (at - low))
 
 
-def _corner_edges(card: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _corner_edges(card: np.ndarray, darkest: bool) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each index corner with print, the blur sigma at each steep edge pixel (as
-    print_blur says) and the way the edge faces (its gradient's angle, 0-180 degrees)."""
+    print_blur says) and the way the edge faces (its gradient's angle, 0-180 degrees), on
+    grey or on each pixel's ``darkest`` channel."""
     edges_of = []
     for corner in index_corners(card):
-        grey = cv2.GaussianBlur(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                                (0, 0), 0.7)  # the sensor's noise is no edge
+        plane = darkest_channel(corner) if darkest else cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY)
+        grey = cv2.GaussianBlur(plane.astype(np.float32), (0, 0), 0.7)  # noise is no edge
         dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
         dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
         slope = np.hypot(dx, dy) / 8.0

@@ -191,6 +191,15 @@ def test_print_smear_grows_with_a_shake_in_any_direction(deck_faces: Faces, deck
             assert smeared == sorted(smeared) and smeared[-1] > SMEARED, (code, angle, smeared)
 
 
+def test_pale_coloured_ink_is_not_taken_for_smeared_print(deck_faces: Faces) -> None:
+    # A four-colour deck's yellow diamonds: on grey, their JD measured smeared (3.55).
+    faces = deck_faces("neoclassical_4_color", 350)
+    for code in ("JD", "KD", "8D", "3D"):
+        card = cv2.GaussianBlur(_straight(faces, code), (0, 0), 1.0)
+        assert print_smear(card) < SMEARED, code
+        assert print_smear(smear(card, (10, 45))) > SMEARED, code
+
+
 def test_a_reading_of_smeared_print_is_held(deck_faces: Faces, glyphs: GlyphNet) -> None:
     card = _straight(deck_faces("anglo", 350), "8H")
     assert check(_sure("8H"), card, glyphs) == _sure("8H")
