@@ -108,11 +108,13 @@ def measure(deck: str, condition: str, frames: int, net: GlyphNet, rng: np.rando
                 if says <= -2:
                     tally.cut_wrong.append(f"{deck}:{card}")
         if Rank.TWO <= card.rank <= Rank.TEN and len(indices) == 2 and (shapes[:, 2] < 0.5).all():
-            _settle(deck, card, straight, said, net, tally)
+            _settle(deck, card, straight, toward_truth, said, net, tally)
 
 
-def _settle(deck: str, card: Card, straight: np.ndarray, said: np.ndarray, net: GlyphNet,
-            tally: Tally) -> None:
+def _settle(deck: str, card: Card, straight: np.ndarray, toward_truth: float, said: np.ndarray,
+            net: GlyphNet, tally: Tally) -> None:
+    """``said``: each corner's club log-odds times ``toward_truth`` (+1 for a club, -1 for a
+    spade), so that positive is the true suit."""
     tally.both_corners += 1
     if (said < 0).all():
         tally.wrong_pairs.append((float(-said.max()), float(-said.min()), f"{deck}:{card}"))
@@ -122,7 +124,6 @@ def _settle(deck: str, card: Card, straight: np.ndarray, said: np.ndarray, net: 
     tally.settled_wrong += bool(said[0] < 0)
     pips = pip_glyphs(straight)
     if pips:
-        toward_truth = 1.0 if card.suit == Suit.CLUBS else -1.0
         pip_says = toward_truth * float(np.median(net.club_log_odds(pips)))
         if -np.sign(said[0]) * pip_says >= GLYPHS_CONFIRM / 2:
             right = "right" if pip_says > 0 else "wrongly"
