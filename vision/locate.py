@@ -20,8 +20,8 @@ import numpy as np
 from vision.outline import fit_quad, refine_sides, rough_sides
 from vision.pixels import brightest_channel, darkest_channel
 
-__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "locate", "quad_from_corners",
-           "straighten"]
+__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "locate", "look_deeper",
+           "quad_from_corners", "straighten"]
 
 #: The straightened card's size in pixels (a poker card is 63 x 88 mm).
 CARD_W = 180
@@ -41,6 +41,12 @@ _MAX_ASPECT = 0.86
 #: further from its axis than this is an outline gone wrong (a court card's diagonal sword,
 #: glare cut off at a slant).
 _MAX_SLANT_DEG = 16.0
+#: look_deeper searches each side this far into the card (frame pixels; the first search
+#: goes 14): outlines drawn out onto a reflection beside the card lay 25-37 pixels out.
+_DEEP = 42
+#: A second outline whose corners all lie within this (frame pixels) of the first is the
+#: same one, and would be read the same.
+_SAME_OUTLINE = 2.0
 #: The card's paper is at least this share of its region (court cards and big pips are the
 #: rest; on simulated hard frames of 14 dev decks no card was under 0.29).
 _MIN_WHITE = 0.15
@@ -133,6 +139,24 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     # across the box's metal: the card's white alone, its print filled in. One pass only:
     # on a frame with no card every try fails, and the whole search again cost 30-40 ms.
     return _best_candidate(lightness, white.astype(np.uint8) * 255, white, scale, None, False)
+
+
+def look_deeper(frame: np.ndarray, quad: CardQuad) -> CardQuad | None:
+    """A second outline, each side of ``quad`` searched three times as far into the card,
+    or None where that finds no card-shaped outline, or the same one.
+
+    A reflection on the box's metal just past the card can be joined to it across the
+    box's dark inner edge: the outline then takes it in, and its side lies on the metal,
+    past the first search's reach from the card's edge. The index in that corner sits lower
+    than the network learned, and was read as another rank (a four-colour KH as a 5 at
+    0.92). The first search stays short: reading again costs as much as the first read.
+    """
+    h = frame.shape[0]
+    refined = refine_sides(darkest_channel(frame), quad.array(), inward=_DEEP)
+    if refined is None or np.abs(refined - quad.array()).max() <= _SAME_OUTLINE:
+        return None
+    deeper = quad_from_corners(refined)
+    return deeper if _plausible(deeper, h) else None
 
 
 def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,

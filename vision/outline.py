@@ -142,16 +142,18 @@ def rough_sides(region: np.ndarray, hidden: np.ndarray | None = None) -> np.ndar
                      meet(al, bl, ab, bb)], dtype=np.float32) + 0.5
 
 
-def refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH
+                 ) -> np.ndarray | None:
     """Corners where the four sides, found at full resolution, meet.
 
-    Each side is searched along short profiles across the rough outline for the steepest
-    fall from the card's white to the darker box; a rounded corner or a lip does not
-    move the fitted line, and a line fitted through many points is sub-pixel exact. None
-    where a side shows too little edge, or the sides meet far from the rough corners.
+    Each side is searched along short profiles across the rough outline (``inward``
+    pixels into the card, _SEARCH out of it) for the steepest fall from the card's white
+    to the darker box; a rounded corner or a lip does not move the fitted line, and a
+    line fitted through many points is sub-pixel exact. None where a side shows too
+    little edge, or the sides meet far from the rough corners.
     """
     centre = quad.mean(axis=0)
-    offsets = np.arange(-_SEARCH, _SEARCH + 1, dtype=np.float32)
+    offsets = np.arange(-inward, _SEARCH + 1, dtype=np.float32)
     along = np.linspace(0.15, 0.85, 18, dtype=np.float32)
     lines = []
     for i in range(4):
@@ -192,6 +194,6 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         corners.append(p1 + t * d1)
     refined = np.array(corners, dtype=np.float32)
     # A wild intersection means a side locked onto something else.
-    if np.abs(refined - quad).max() > 1.5 * _SEARCH:
+    if np.abs(refined - quad).max() > 1.5 * max(inward, _SEARCH):
         return None
     return refined

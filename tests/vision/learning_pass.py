@@ -71,3 +71,15 @@ def table_cloth(seed: int) -> np.ndarray:
     cloth[:] = (40, 90, 30)
     cloth += rng.normal(0, 6, cloth.shape)
     return np.clip(cloth, 0, 255).astype(np.uint8)
+
+
+#: A hard scene (from the benchmark's frames) whose reflection lies along the metal just past
+#: the card's top edge, across the box's dark inner edge from it: the card's region takes it
+#: in, and the outline's top lies some 36 pixels out on the metal.
+REFLECTION_PAST_THE_TOP = SceneParams(
+    card_height_frac=0.731, center_shift=(0.9, 0.81), rotation_deg=-0.52, tilt_deg=(9.5, 6.27),
+    camera_height_mm=149.5, upside_down=True, slot_side="right", lips_mm=(1.45, 1.33),
+    window_ends_mm=(2.61, 0.57), frame_width_mm=12.7, metal_bgr=(58, 63, 60), reflection=1.0,
+    reflection_pos=0.0, cloth_bgr=(90, 50, 30), colour_temp_k=6487.0, white_balance=0.63,
+    exposure=0.9, gradient=0.085, gradient_angle_deg=24.6, glare=((0.596, 0.398, 0.086, 0.357),),
+    noise_sigma=2.5, blur_sigma=0.23, gamma=0.875, saturation=0.98)
