@@ -42,7 +42,7 @@ _MAX_ASPECT = 0.86
 #: glare cut off at a slant).
 _MAX_SLANT_DEG = 16.0
 #: look_deeper searches each side this far into the card (frame pixels; the first search
-#: goes 14): outlines drawn out onto a reflection beside the card lay 25-37 pixels out.
+#: goes 14): outlines drawn out onto a reflection beside the card lay 21-37 pixels out.
 _DEEP = 42
 #: A second outline whose corners all lie within this (frame pixels) of the first is the
 #: same one, and would be read the same.

@@ -223,8 +223,9 @@ class CornerReader:
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
         if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
             checked = cap_rank(checked)
-        # A reading a check held stays held: past RIG.md's ranges a shaken 6C, its print
-        # held as smeared, read as 5C at 0.999 from a second outline that measured less.
+        # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
+        # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
+        # 3 px off, where the pips' places said nothing.
         torn = int(ranks[0].argmax()) != int(ranks[1].argmax())
         return checked, torn and checked.confidence == confidence
 
