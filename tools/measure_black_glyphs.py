@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shoe.cards import FULL_DECK, Rank, Suit
+from shoe.cards import FULL_DECK, Suit
 from tools.augment import located_shots
 from vision import corpus
 from vision.glyphs import GlyphNet, black_suit_evidence
@@ -39,7 +39,7 @@ def measure(deck: str, net: GlyphNet, sessions: int, rng: np.random.Generator
     faces = corpus.render_deck(deck, 300, alpha=True)
     truth, says, shaped = [], [], []
     for card, straight in located_shots(faces, BLACK, sessions, rng):
-        evidence = black_suit_evidence(straight, net, pips=Rank.TWO <= card.rank <= Rank.TEN)
+        evidence = black_suit_evidence(straight, net, card.rank)
         truth.append(evidence.total if card.suit == Suit.CLUBS else -evidence.total)
         says.append(evidence.says)
         shaped.append(evidence.shaped > 0)

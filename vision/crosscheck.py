@@ -297,8 +297,7 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     the index network alone."""
     assert reading.rank is not None
     if evidence is None:
-        evidence = black_suit_evidence(card, glyphs, pips=Rank.TWO <= reading.rank <= Rank.TEN,
-                                       indices=indices)
+        evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
     said = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     if evidence.shaped == 0:
         # Nothing to judge by: the network's word stands alone only on print as clean as

@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from shoe.cards import Rank
 from vision.indices import DARK, IndexBlobs, find_index, find_indices, ink_levels
 from vision.pixels import ninetieth
 from vision.reading import ModelError, load_network, softmax
@@ -66,14 +67,20 @@ _MIN_PIP_AREA = 60
 #: hold the indices (a blob wholly inside one is an index, not a pip).
 _PIP_ZONE = (0.08, 0.04)
 _INDEX_ZONE = (0.3, 0.3)
+#: An ace's pip is the largest whole blob of the middle, its centre within this share of the
+#: middle's width and height of the middle's centre: the dev decks' ace pips that said a
+#: suit, under hard light and out of focus, lay 0.04 at most off it; a blob further off is
+#: something else (the shade around a glare, a piece of a picture).
+_ACE_CENTRE = 0.15
 #: At most this many pips are looked at: they are all the same shape, and each costs some
 #: 0.5 ms through the network.
 _MAX_PIPS = 4
-#: Both corners' glyphs saying one suit by this much (log-odds each) settle it: the pips
-#: are not cut out. Over the 24 dev decks' black number cards, under hard light and each
-#: condition past RIG.md's ranges (tools/measure_corner_glyphs.py), two corners that both
-#: said the wrong suit said it by 3.8 and 4.9 at most (4.2 and 5.7 with another seed), both
-#: out of focus; 3 203 frames were settled so, none wrongly (docs/READER.md).
+#: Both corners' glyphs saying one suit by this much (log-odds each) settle it on a number
+#: card: its pips are not cut out. Over the 24 dev decks' black number cards, under hard
+#: light and each condition past RIG.md's ranges (tools/measure_corner_glyphs.py), two
+#: corners that both said the wrong suit said it by 3.8 and 4.9 at most (4.2 and 5.7 with
+#: another seed), both out of focus; 3 203 frames were settled so, none wrongly
+#: (docs/READER.md).
 CORNERS_SETTLE = 6.0
 _MODEL_STEM = "glyph_net"
 
@@ -121,16 +128,17 @@ def _suit_glyph(found: IndexBlobs | None) -> np.ndarray | None:
     return glyph_input(found.level, found.labels == found.suit)
 
 
-def pip_glyphs(card: np.ndarray) -> list[np.ndarray]:
+def pip_glyphs(card: np.ndarray, ace: bool = False) -> list[np.ndarray]:
     """The pips of a straightened card as the network's inputs: whole blobs of print of
-    one size, at least two, that are not in a corner's index; none where there are none."""
+    one size, at least two, that are not in a corner's index; none where there are none.
+    With ``ace``, the one large pip of an ace instead, which lies at the card's centre."""
     h, w = card.shape[:2]
     x0, y0 = round(_PIP_ZONE[0] * w), round(_PIP_ZONE[1] * h)
     zone = card[y0:h - y0, x0:w - x0]
     level = ink_levels(zone, _PIP_REACH)[0]
     mask = cv2.morphologyEx((level < DARK).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((2, 2), np.uint8))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     zh, zw = mask.shape
     x, y, bw, bh, area = (stats[1:, i] for i in range(5))
     # Not cut by the zone's edge, and not wholly inside a corner (an index, printed in two
@@ -140,9 +148,16 @@ def pip_glyphs(card: np.ndarray) -> list[np.ndarray]:
     whole = (x > 0) & (y > 0) & (x + bw < zw) & (y + bh < zh) & ~in_corner
     if not whole.any():
         return []
-    pips = np.flatnonzero(whole & (area >= max(area[whole].max() / 2.0, _MIN_PIP_AREA)))
-    if len(pips) < 2:
-        return []  # one blob may be anything: a picture, an ornament, a merged row
+    if ace:
+        largest = int(np.argmax(np.where(whole, area, 0)))
+        off_centre = np.abs(centres[largest + 1] / (zw, zh) - 0.5)
+        if area[largest] < _MIN_PIP_AREA or (off_centre > _ACE_CENTRE).any():
+            return []
+        pips = np.array([largest])
+    else:
+        pips = np.flatnonzero(whole & (area >= max(area[whole].max() / 2.0, _MIN_PIP_AREA)))
+        if len(pips) < 2:
+            return []  # one blob may be anything: a picture, an ornament, a merged row
     # Each pip from the box around it only (the same input, sooner than from the whole zone):
     # its rim reaches one pixel past it.
     found = []
@@ -222,13 +237,13 @@ class BlackSuitEvidence:
                 and self.dissent < GLYPHS_CONFIRM / 2)
 
 
-def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
+def black_suit_evidence(card: np.ndarray, net: GlyphNet, rank: Rank | None = None,
                         indices: Sequence[IndexBlobs | None] | None = None
                         ) -> BlackSuitEvidence:
-    """The glyphs' evidence on a straightened card; its pips too with ``pips`` (a number
-    card: a court card's picture has no row of pips), unless both corners' glyphs say one
-    suit by CORNERS_SETTLE. ``indices`` are the card's
-    :func:`find_indices`, where they are already known."""
+    """The glyphs' evidence on a straightened card; with the ``rank`` read, the middle's
+    pips too: an ace's one pip, or a number card's pips unless both corners' glyphs say
+    one suit by CORNERS_SETTLE (a court card's picture has none). ``indices`` are the
+    card's :func:`find_indices`, where they are already known."""
     if indices is None:
         indices = find_indices(card)
     found = [g for g in map(_suit_glyph, indices) if g is not None]
@@ -238,7 +253,13 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, pips: bool = False,
     # 4 ms of 6); where both corners already say one suit surely, the pips are left alone.
     settled = len(found) == 2 and bool((abs(each_corner) >= CORNERS_SETTLE).all()
                                        and each_corner[0] * each_corner[1] > 0)
-    pip_list = pip_glyphs(card) if pips and not settled else []
+    # An ace's pip is large, and blur spares it longest: out of focus past RIG.md's range
+    # aces of clubs were read surely as spades (0.90-0.998), where the corners showed no
+    # glyph or glyphs blurred into spades, and their big pip was a club all the same. It is
+    # one glyph, so it is looked at even where the corners settle the suit.
+    ace = rank == Rank.ACE
+    number = rank is not None and Rank.TWO <= rank <= Rank.TEN
+    pip_list = pip_glyphs(card, ace) if ace or (number and not settled) else []
     in_middle = net.shapes(pip_list)
     shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
     pip_odds = float(np.median(club_odds(in_middle))) if pip_list else 0.0

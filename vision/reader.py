@@ -194,8 +194,7 @@ class CornerReader:
         evidence = None
         if rank is not None and suit_p[_SPADES] + suit_p[_CLUBS] >= BLACK_SHARE:
             indices = indices or find_indices(card)
-            evidence = black_suit_evidence(card, self._glyphs, Rank.TWO <= rank <= Rank.TEN,
-                                           indices)
+            evidence = black_suit_evidence(card, self._glyphs, rank, indices)
             # The glyphs decide only on print as sharp as they learned from: out of focus
             # past RIG.md's range a club's corner glyphs ran together into spades, and a
             # kde-jolly-royal AC that the network leaned to as a club (0.63) was read
