@@ -70,7 +70,7 @@ _INDEX_ZONE = (0.3, 0.3)
 #: An ace's pip is the largest whole blob of the middle, its centre within this share of the
 #: middle's width and height of the middle's centre: the dev decks' ace pips that said a
 #: suit, under hard light and out of focus, lay 0.04 at most off it; a blob further off is
-#: something else (the shade around a glare, a piece of a picture).
+#: something else (a piece of a picture, ink run together beside a glare).
 _ACE_CENTRE = 0.15
 #: At most this many pips are looked at: they are all the same shape, and each costs some
 #: 0.5 ms through the network.
