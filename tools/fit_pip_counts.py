@@ -29,38 +29,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shoe.cards import FULL_DECK
 from tools.augment import located_shots
 from vision import corpus
-from vision.crosscheck import counts_pips, look_at_middle
-from vision.pipcount import FORMAT, MEASURED, PLACES, pip_key, pip_places
+from vision.crosscheck import look_at_middle
+from vision.pipcount import FORMAT, MEASURED, PLACES, pip_key, pip_places, placed
 
 Counts = dict[int, dict[str, int]]
 Places = dict[str, dict[int, float]]
 #: A deck's share of a rank's frames with a pip in a place counts once this many frames of
-#: it were counted (fewer say little: one split pip would be a fifth of five).
+#: it were placed (fewer say little: one split pip would be a fifth of five).
 MIN_FRAMES = 5
 
 
 def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> tuple[Counts, Places]:
     """{rank: {key: frames}}, the keys as vision.pipcount.pip_key gives them, and
     {place: {rank: the largest share, over the decks, of that rank's frames whose pips were
-    counted that show a pip there}} (vision.pipcount.pip_places)."""
+    placed that show a pip there}} (vision.pipcount.pip_places)."""
     table: Counts = {int(r): {} for r in MEASURED}
     places: Places = {place: {int(r): 0.0 for r in MEASURED} for place in PLACES}
     numbers = [c for c in FULL_DECK if c.rank in MEASURED]
     for n, deck in enumerate(decks, 1):
         started = time.monotonic()
         faces = corpus.render_deck(deck, 300, alpha=True)
-        counted: Counter[int] = Counter()
+        placed_frames: Counter[int] = Counter()
         shown: Counter[tuple[str, int]] = Counter()
         for card, straight in located_shots(faces, numbers, sessions, rng):
             middle = look_at_middle(straight)
             row = table[int(card.rank)]
             key = pip_key(middle)
             row[key] = row.get(key, 0) + 1
-            counted[int(card.rank)] += counts_pips(middle)
+            placed_frames[int(card.rank)] += placed(middle)
             shown.update((place, int(card.rank)) for place in pip_places(middle))
         for (place, rank), frames in shown.items():
-            if counted[rank] >= MIN_FRAMES:
-                places[place][rank] = max(places[place][rank], frames / counted[rank])
+            if placed_frames[rank] >= MIN_FRAMES:
+                places[place][rank] = max(places[place][rank], frames / placed_frames[rank])
         print(f"  [{n}/{len(decks)}] {deck}: {time.monotonic() - started:.0f}s", flush=True)
     return table, places
 

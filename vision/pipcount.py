@@ -16,7 +16,9 @@ columns have four rows, none in the middle), one at the end of the centre column
 2's or a 3's (or a 7's, on a deck that puts its odd pip there). The same measurement says
 in which of five places (:data:`PLACES`) each dev deck shows a pip on each rank; a rank no
 dev deck shows a pip on where one stands is weighed down as a count never seen on it is.
-Only the pips seen count: a missing one may be under the thumb.
+Only the pips seen count: a missing one may be under the thumb. A lone pip at the card's
+centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an even number's:
+an even number read on it is held (a 4 read from an ace's index smeared by a shaken camera).
 
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
@@ -36,7 +38,7 @@ from vision.crosscheck import Middle, counts_pips, only_small_blobs
 from vision.reading import ModelError
 
 __all__ = ["FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT", "PLACES",
-           "PipCounts", "pip_key", "pip_places"]
+           "PipCounts", "pip_key", "pip_places", "placed"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -70,8 +72,9 @@ _MID, _BETWEEN, _END = 0.035, (0.07, 0.13), 0.275
 #: a 9's or a 10's rows standing 0.2 apart).
 _OFF_CENTRE = 0.05
 #: A place fits a rank if on some dev deck this share of that rank's frames whose pips were
-#: counted show a pip there: a layout puts one there on 67-100% of them (the least where
-#: the thumb often covers it), glare splitting a pip or a card located off on 11% at most
+#: placed (:func:`placed`) show a pip there: a layout puts one there on 67-100% of them (the
+#: least where the thumb often covers it), glare splitting a pip or a card located off on
+#: 10% at most of a number card's, a third of the few placed frames of one deck's aces
 #: (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
 
@@ -85,10 +88,18 @@ def pip_key(middle: Middle) -> str:
     return str(middle.blobs) if middle.alike else f"{middle.blobs}?"
 
 
+def placed(middle: Middle) -> bool:
+    """Whether :func:`pip_places` looks where the middle's pips stand: pips of one size
+    (:func:`vision.crosscheck.counts_pips`), or a lone one (one blob of pip size and
+    nothing bigger: an ace's pip, or the one pip of a number card not hidden)."""
+    return counts_pips(middle) or (middle.blobs == 1 and only_small_blobs(middle))
+
+
 def pip_places(middle: Middle) -> frozenset[str]:
-    """The :data:`PLACES` where the middle shows a pip; none unless it counts pips of one
-    size (:func:`vision.crosscheck.counts_pips`) standing symmetric about the card's middle."""
-    if not counts_pips(middle):
+    """The :data:`PLACES` where the middle shows a pip; none unless it shows pips of one
+    size or a lone one (:func:`placed`) standing symmetric about the card's middle (a lone
+    pip: at it)."""
+    if not placed(middle):
         return frozenset()
     # A number card's pips stand symmetric about its middle. Where the outermost ones do
     # not (a thumb over an end row, or the card located off: the hand cut its outline
@@ -204,6 +215,12 @@ class PipCounts:
         """Weighed down (FLOOR, once) on the ranks that show no pip in some place where the
         middle shows one; as for the count, only where a rank that fits every place has
         INDEX_SHARE of the index's probability."""
+        # A lone pip weighs nothing here; it only holds an even number (CornerReader). It is
+        # mostly an ace's, but it fits a 3, 5, 7 or 9 alike: weighed, it lifted the 7 read
+        # from foreign aces' indices (Атласные, a dev deck) from 0.5-0.8 to where only the
+        # count of too few pips held it.
+        if not counts_pips(middle):
+            return rank_p
         fits = self._fitting(middle)
         if fits.all() or not (rank_p[:-1][fits] >= INDEX_SHARE).any():
             return rank_p

@@ -63,14 +63,14 @@ def test_a_few_pips_fewer_are_no_evidence_against_a_rank(counts: PipCounts) -> N
 def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     """A side pip at mid-height only on a 6, 7 or 8, one between the middle and an end only
     on an 8 (four rows a side on some decks), 9 or 10; one at the end of the centre column
-    on a 2, a 3, or a 7 that puts its odd pip there (neoclassical, a dev deck). An ace's
-    one pip is no count of pips alike."""
+    on a 2, a 3, or a 7 that puts its odd pip there (neoclassical, a dev deck); one at the
+    centre on an ace or an odd number, never an even one."""
     fitting = {place: {Rank(i + 1) for i in np.flatnonzero(fits)}
                for place, fits in counts.fits.items()}
     assert fitting["side-middle"] == {Rank.SIX, Rank.SEVEN, Rank.EIGHT}
     assert fitting["side-between"] == {Rank.EIGHT, Rank.NINE, Rank.TEN}
     assert fitting["centre-end"] == {Rank.TWO, Rank.THREE, Rank.SEVEN}
-    assert fitting["centre-middle"] >= {Rank.THREE, Rank.FIVE, Rank.NINE}
+    assert fitting["centre-middle"] >= {Rank.ACE, Rank.THREE, Rank.FIVE, Rank.NINE}
     assert not fitting["centre-middle"] & {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN}
     assert fitting["side-end"] == set(NUMBERS) - {Rank.TWO, Rank.THREE}
 
@@ -207,6 +207,29 @@ def test_a_sure_number_with_a_pip_where_its_layout_has_none_is_held(
     assert "side-middle" in pip_places(look_at_middle(six))
     reading = CornerReader().read_card(six)
     assert reading.rank == Rank.NINE
+    assert reading.rank_confidence < ACCEPT_THRESHOLD
+
+
+def test_an_aces_lone_pip_weighs_no_rank(dev_deck: dict[Card, np.ndarray],
+                                         counts: PipCounts) -> None:
+    """It fits an odd number as well as an ace: a foreign ace's index read as 7 or J must
+    not be pushed to the 7."""
+    torn = _torn(Rank.SEVEN, Rank.JACK)
+    assert np.array_equal(counts.weigh(torn, look_at_middle(_straight(dev_deck, "AD"))), torn)
+
+
+@pytest.mark.parametrize("number", ["2D", "4D", "6D", "8D", "10D"])
+def test_a_sure_even_number_with_an_aces_lone_pip_is_held(
+        dev_deck: dict[Card, np.ndarray], number: str) -> None:
+    """An ace with an even number's indices (a shaken camera smeared an A into a 4): the
+    index is sure of the number, but a lone pip at the card's centre is no even number's."""
+    ace, other = _straight(dev_deck, "AD"), _straight(dev_deck, number)
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    ace[:h, :w] = other[:h, :w]
+    ace[CARD_H - h:, CARD_W - w:] = other[CARD_H - h:, CARD_W - w:]
+    assert pip_places(look_at_middle(ace)) == {"centre-middle"}
+    reading = CornerReader().read_card(ace)
+    assert reading.rank == Card.parse(number).rank
     assert reading.rank_confidence < ACCEPT_THRESHOLD
 
 
