@@ -9,7 +9,8 @@ the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to 
 whose print is blurred or speckled past what the index network learned), and a J or K whose
 rank glyph encloses a tall counter, as a D does (a foreign queen, which the index network
 may take for a jack). So is any reading of print smeared along one direction, as by a camera
-shaken during the exposure.
+shaken during the exposure, and the suit of a card on which the light leaves a channel of the
+paper unlit (candle light, the camera's white balance off), where red and black look alike.
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.
@@ -35,12 +36,13 @@ from vision.indices import (
     speckled,
 )
 from vision.locate import CARD_H, CARD_W
-from vision.pixels import darkest_channel
+from vision.pixels import darkest_channel, lit_channels, ninetieth
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check", "contradicts",
-    "counts_pips", "look_at_middle", "only_small_blobs", "print_blur", "print_smear",
+    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check", "colour_lost",
+    "contradicts", "counts_pips", "look_at_middle", "only_small_blobs", "print_blur",
+    "print_smear",
 ]
 
 #: A contradicted reading keeps at most this confidence (below the accept threshold).
@@ -203,6 +205,8 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     if print_smear(card) > SMEARED:
         # Smeared print (a camera shaken during the exposure) was read surely wrong.
         return _cap_suit(cap_rank(reading))
+    if colour_lost(card):
+        return _cap_suit(reading)
     if contradicts(reading.rank, middle if middle is not None else look_at_middle(card)):
         return cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
@@ -214,6 +218,23 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     if black and not _glyphs_confirm(reading, card, glyphs, indices, evidence):
         return _cap_suit(reading)
     return reading
+
+
+def colour_lost(card: np.ndarray) -> bool:
+    """Whether the light leaves a channel of the paper unlit (vision.pixels.LIT) in both
+    index corners, so that the ink's colour, red against black, cannot be told.
+
+    Under candle light with the camera's white balance off, the paper's red clipped at 255
+    while its blue sat at an eighth of it: black ink, as dark in the clipped red as the
+    clipping allowed, looked red, and anglo_poker's 2S was read as 2D at 0.98 and 0.93
+    (`--beyond colour`, seeds 5 and 6). Over 1 636 hard frames of the 16 standard-indexed
+    dev decks the paper's least lit channel was 0.38 of its brightest at the least, in the
+    corner more evenly lit (docs/READER.md).
+    """
+    def paper(corner: np.ndarray) -> np.ndarray:
+        return ninetieth(corner[::2, ::2].reshape(-1, 3).astype(np.float32))
+
+    return all(not lit_channels(paper(corner)).all() for corner in index_corners(card))
 
 
 def print_blur(card: np.ndarray) -> float:

@@ -14,17 +14,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pixels import ninetieth
+from vision.pixels import lit_channels, ninetieth
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
            "place", "tournament"]
 
-#: A channel whose paper is darker than this share of the brightest channel's is left out of
-#: the ink map: it carries mostly the sensor's noise, which passes for ink (blue under
-#: candle light with the camera's white balance off: paper at 14-36 grey levels against a
-#: red one at 255, noise 6-13; a seven read as an eight at 1.000). Within RIG.md's ranges the
-#: least share was 0.30 (2700 K, a fifth of the cast removed, the dimmest exposure).
-_LIT = 0.2
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
 #: The closing that finds the paper around print (half-resolution pixels: wider than a pip).
@@ -97,11 +91,12 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _darkest_lit_channel(image: np.ndarray) -> np.ndarray:
-    """The per-pixel minimum of the channels whose paper is lit (at least _LIT of the
-    brightest channel's paper, as the face's 90th percentile says)."""
+    """The per-pixel minimum of the channels whose paper is lit (vision.pixels.LIT, the paper
+    as the face's 90th percentile says): an unlit channel's noise passed for ink (under
+    candle light a seven was read as an eight at 1.000)."""
     channels = cv2.split(image)
     paper = ninetieth(image[::4, ::4].reshape(-1, 3).astype(np.float32))
-    lit = [c for c, level in zip(channels, paper, strict=True) if level >= _LIT * paper.max()]
+    lit = [c for c, on in zip(channels, lit_channels(paper), strict=True) if on]
     out = lit[0]
     for channel in lit[1:]:
         out = cv2.min(out, channel)

@@ -14,6 +14,7 @@ from vision.crosscheck import (
     SHARP_ENOUGH,
     SMEARED,
     check,
+    colour_lost,
     contradicts,
     counts_pips,
     look_at_middle,
@@ -22,9 +23,11 @@ from vision.crosscheck import (
 )
 from vision.glyphs import GlyphNet, black_suit_evidence
 from vision.indices import find_indices, rank_encloses_counter
-from vision.locate import CARD_H, CARD_W
+from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reading import ACCEPT_THRESHOLD, Reading
+from vision.sceneparams import SceneParams
 from vision.sensor import smear
+from vision.stills import render_frame
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 
@@ -206,6 +209,29 @@ def test_a_reading_of_smeared_print_is_held(deck_faces: Faces, glyphs: GlyphNet)
     held = check(_sure("8H"), smear(card, (12, 110)), glyphs)
     assert held.card == Card.parse("8H") and not held.is_sure
     assert max(held.confidence, held.rank_confidence, held.suit_confidence) <= CAP
+
+
+@pytest.mark.parametrize("code", ["2S", "8C", "QH", "5D"])
+def test_the_suit_is_held_where_the_light_leaves_a_channel_unlit(
+        deck_faces: Faces, glyphs: GlyphNet, code: str) -> None:
+    """Under candle light with the camera's white balance off, black ink looked red."""
+    face = deck_faces("anglo", 350)[Card.parse(code)]
+
+    def seen(kelvin: float, white_balance: float) -> np.ndarray:
+        frame = render_frame(face, SceneParams(colour_temp_k=kelvin, white_balance=white_balance),
+                             np.random.default_rng(5))
+        quad = locate(frame)
+        assert quad is not None
+        return straighten(frame, quad)
+
+    warmest = seen(2700, 0.2)  # RIG.md's warmest light, the least of its cast removed
+    candle = seen(1900, 0.0)
+    assert not colour_lost(warmest) and colour_lost(candle)
+    assert check(_sure(code), warmest, glyphs) == _sure(code)
+    held = check(_sure(code), candle, glyphs)
+    assert held.card == Card.parse(code) and not held.is_sure
+    assert held.rank_confidence == _sure(code).rank_confidence
+    assert held.suit_confidence <= CAP
 
 
 @pytest.mark.parametrize("code", ["KS", "KC"])
