@@ -36,7 +36,7 @@ from vision.indices import (
     speckled,
 )
 from vision.locate import CARD_H, CARD_W
-from vision.pixels import darkest_channel, lit_channels, ninetieth
+from vision.pixels import darkest_channel, lit_channels, paper_colour
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
@@ -231,10 +231,7 @@ def colour_lost(card: np.ndarray) -> bool:
     dev decks the paper's least lit channel was 0.38 of its brightest at the least, in the
     corner more evenly lit (docs/READER.md).
     """
-    def paper(corner: np.ndarray) -> np.ndarray:
-        return ninetieth(corner[::2, ::2].reshape(-1, 3).astype(np.float32))
-
-    return all(not lit_channels(paper(corner)).all() for corner in index_corners(card))
+    return all(not lit_channels(paper_colour(corner, 2)).all() for corner in index_corners(card))
 
 
 def print_blur(card: np.ndarray) -> float:

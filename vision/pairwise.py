@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pixels import lit_channels, ninetieth
+from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
            "place", "tournament"]
@@ -95,7 +95,7 @@ def _darkest_lit_channel(image: np.ndarray) -> np.ndarray:
     as the face's 90th percentile says): an unlit channel's noise passed for ink (under
     candle light a seven was read as an eight at 1.000)."""
     channels = cv2.split(image)
-    paper = ninetieth(image[::4, ::4].reshape(-1, 3).astype(np.float32))
+    paper = paper_colour(image, 4)
     lit = [c for c, on in zip(channels, lit_channels(paper), strict=True) if on]
     out = lit[0]
     for channel in lit[1:]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["LIT", "brightest_channel", "darkest_channel", "lit_channels", "ninetieth"]
+__all__ = ["LIT", "brightest_channel", "darkest_channel", "lit_channels", "ninetieth",
+           "paper_colour"]
 
 #: A channel whose paper is darker than this share of the brightest channel's carries mostly
 #: the sensor's noise, not the print: blue under candle light with the camera's white balance
@@ -42,6 +43,12 @@ def ninetieth(values: np.ndarray) -> np.ndarray:
     part = np.partition(values, (lo, hi), axis=0)
     out: np.ndarray = part[lo] + (at - lo) * (part[hi] - part[lo])
     return out
+
+
+def paper_colour(image: np.ndarray, step: int) -> np.ndarray:
+    """The colour (B, G, R) of the paper in a BGR image that is mostly paper: each channel's
+    90th percentile over every ``step``-th pixel each way (the paper changes slowly)."""
+    return ninetieth(image[::step, ::step].reshape(-1, 3).astype(np.float32))
 
 
 def lit_channels(paper: np.ndarray) -> np.ndarray:
