@@ -11,6 +11,7 @@ fitted (vision.outline).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -78,25 +79,24 @@ class CardQuad:
 
     @property
     def height(self) -> float:
-        c = self.array()
-        return float((np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners
+        return (math.hypot(x3 - x0, y3 - y0) + math.hypot(x2 - x1, y2 - y1)) / 2
 
     @property
     def width(self) -> float:
-        c = self.array()
-        return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners
+        return (math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x3, y2 - y3)) / 2
 
 
 def quad_from_corners(points: np.ndarray) -> CardQuad:
     """Order four points as top-left, top-right, bottom-right, bottom-left."""
-    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # clockwise in image coordinates, starting near -180°
+    # In plain floats: numpy's overhead on four points was most of the outline's checks.
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2).tolist()
+    cx, cy = sum(x for x, _ in pts) / 4, sum(y for _, y in pts) / 4
+    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise from near -180°
     # Start from the corner with the smallest x + y: the top-left one.
-    start = int(np.argmin(pts.sum(axis=1)))
-    pts = np.roll(pts, -start, axis=0)
-    return CardQuad(tuple((float(x), float(y)) for x, y in pts))
+    start = min(range(4), key=lambda i: pts[i][0] + pts[i][1])
+    return CardQuad(tuple((x, y) for x, y in pts[start:] + pts[:start]))
 
 
 def _card_mask(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -334,10 +334,14 @@ def _plausible(quad: CardQuad, frame_height: int) -> bool:
     if not _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT:
         return False
     # Top and bottom run across (angle from the x axis), left and right down (from y).
-    sides = np.roll(quad.array(), -1, axis=0) - quad.array()
-    along = np.abs(sides[[0, 2], 1]) / np.maximum(np.abs(sides[[0, 2], 0]), 1e-6)
-    down = np.abs(sides[[1, 3], 0]) / np.maximum(np.abs(sides[[1, 3], 1]), 1e-6)
-    return bool(np.all(np.concatenate([along, down]) <= np.tan(np.radians(_MAX_SLANT_DEG))))
+    most = math.tan(math.radians(_MAX_SLANT_DEG))
+    c = quad.corners
+    for i in range(4):
+        (xa, ya), (xb, yb) = c[i], c[(i + 1) % 4]
+        run, rise = (xb - xa, yb - ya) if i % 2 == 0 else (yb - ya, xb - xa)
+        if abs(rise) > most * max(abs(run), 1e-6):
+            return False
+    return True
 
 
 def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:

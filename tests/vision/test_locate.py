@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +21,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, REFLECTION_PAST_THE_TOP, empty_box, faces, stills, table_cloth
 
 CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S")]
+
+
+def test_four_corners_in_any_order_make_the_same_outline() -> None:
+    # A card tilted by the camera: the top narrower than the bottom, the sides slanting.
+    corners = [(212.5, 61.25), (431.0, 70.5), (452.75, 418.0), (190.0, 409.5)]
+    for order in itertools.permutations(corners):
+        quad = quad_from_corners(np.array(order, np.float32))
+        assert quad.corners == tuple(corners)
+    tl, tr, br, bl = np.array(corners)
+    side = np.linalg.norm
+    assert quad.height == pytest.approx((side(bl - tl) + side(br - tr)) / 2)
+    assert quad.width == pytest.approx((side(tr - tl) + side(br - bl)) / 2)
 
 
 def test_finds_the_card_in_simulated_frames_and_straightens_it_portrait() -> None:
