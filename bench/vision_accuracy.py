@@ -146,9 +146,11 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
               repeat: int = 1, thumbs: float = 0.0, beyond: str | None = None) -> Tally:
     """Read random frames; with ``misses`` (a label), each read that is not surely right
     is listed on stderr. Each read is timed as the fastest of ``repeat`` (a reading does
-    not change from one to the next). A share ``thumbs`` of the frames has the dealer's
-    thumb on the card; ``beyond`` names a condition of BEYOND pushed past the rig's range."""
-    tally = Tally()
+    not change from one to the next), in passes over all the frames: a slow spell of the
+    shared machine then costs a frame one of its tries, not all of them. A share ``thumbs``
+    of the frames has the dealer's thumb on the card; ``beyond`` names a condition of
+    BEYOND pushed past the rig's range."""
+    shots = []
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
         # With a profile: the same box and camera as the learning pass, other light.
@@ -159,14 +161,19 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
             params = BEYOND[beyond](params, rng)
         # Drawn only when asked for, so that runs without thumbs see the same frames.
         thumb = Thumb.random(rng) if thumbs and rng.random() < thumbs else None
-        frame = render_frame(faces[card], params, rng, thumb=thumb,
-                             offset_px=float(rng.uniform(0, 3)))
-        fastest = np.inf
-        for _ in range(repeat):
+        shots.append((card, render_frame(faces[card], params, rng, thumb=thumb,
+                                         offset_px=float(rng.uniform(0, 3)))))
+    fastest = np.full(len(shots), np.inf)
+    readings: list[Reading] = []
+    for _ in range(repeat):
+        readings.clear()
+        for i, (_card, frame) in enumerate(shots):
             started = time.perf_counter()
-            reading = reader.read(frame)
-            fastest = min(fastest, time.perf_counter() - started)
-        tally.add(card, reading, fastest * 1000)
+            readings.append(reader.read(frame))
+            fastest[i] = min(fastest[i], time.perf_counter() - started)
+    tally = Tally()
+    for (card, _frame), reading, seconds in zip(shots, readings, fastest, strict=True):
+        tally.add(card, reading, seconds * 1000)
         if misses and not (reading.is_sure and reading.card == card):
             verdict = "WRONG" if reading.is_sure else "abstained"
             print(f"    {misses}: {card} read {reading.card} ({verdict}) "
@@ -205,8 +212,9 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true",
                         help="list every read that is not surely right on stderr")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
-                        help="time each read as the fastest of N, which leaves out most of "
-                             "what else the machine was doing (default 1)")
+                        help="time each read as the fastest of N passes over all the frames, "
+                             "which leaves out most of what else the machine was doing "
+                             "(default 1)")
     parser.add_argument("--thumbs", type=float, default=0.0, metavar="SHARE",
                         help="this share (0-1) of the frames has the dealer's thumb on the "
                              "card's middle, as when it lingers on a card come to rest "
