@@ -90,7 +90,8 @@ _HIGH = 0.2
 #: below its top; a court card's picture reaches higher.
 _THUMB_TOP = 0.3
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
-#: _WIDER_THAN_PIPS is a strip: an edge, not print.
+#: _WIDER_THAN_PIPS is a strip: an edge, not print. So is one lower than _HIGH from side to
+#: side: the box past a card located far too large (0.042 high below a candle-lit 9H).
 _STRIP = 0.04
 
 
@@ -136,15 +137,15 @@ def _measure(ink: np.ndarray) -> Middle:
     stats, centres = stats[1:], centres[1:]
     # The box past the edge of a card located a little too large: a thin strip across the
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
-    # number cards from being counted).
-    strip = ((stats[:, cv2.CC_STAT_HEIGHT] <= _STRIP * h)
-             & (stats[:, cv2.CC_STAT_WIDTH] >= _WIDER_THAN_PIPS * w))
+    # number cards from being counted), or, located far too large, a band from side to side.
+    lefts, tops, widths, heights = stats[:, :4].T
+    across = (lefts == 0) & (lefts + widths == w)
+    strip = (widths >= _WIDER_THAN_PIPS * w) & (
+        (heights <= _STRIP * h) | (across & (heights < _HIGH * h)))
     # The dealer's thumb comes in from below (the hand runs off the picture's bottom): a
     # tall blob rising from the middle's lower edge no higher than its lower part is the
     # thumb over the card, not print (a court card's picture reaches up past it).
-    tops = stats[:, cv2.CC_STAT_TOP]
-    thumb = ((tops + stats[:, cv2.CC_STAT_HEIGHT] >= h - 1) & (tops >= _THUMB_TOP * h)
-             & (stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h))
+    thumb = ((tops + heights >= h - 1) & (tops >= _THUMB_TOP * h) & (heights >= _HIGH * h))
     stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
     areas = stats[:, cv2.CC_STAT_AREA]
     if len(areas) == 0:

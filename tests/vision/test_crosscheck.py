@@ -86,6 +86,23 @@ def test_the_box_past_a_card_located_too_large_does_not_spoil_the_count(
     assert edged.blobs == clean.blobs == Card.parse(code).rank
 
 
+@pytest.mark.parametrize("code", ["3D", "9H", "10C"])
+@pytest.mark.parametrize("at_top", [False, True])
+def test_the_box_in_a_band_across_the_middles_edge_does_not_spoil_the_count(
+        deck_faces: Faces, code: str, at_top: bool) -> None:
+    """A card located far too large (the paper and the box's wood alike under candles): the
+    wood past the card's edge shows as a band across the middle from its lower or upper
+    edge, too high for a strip. It kept a 9H's pips from contradicting a K the corner
+    network was sure of."""
+    face = deck_faces("anglo", 350)[Card.parse(code)]
+    wood = round(0.15 * face.shape[0])
+    padded = cv2.copyMakeBorder(face, wood * at_top, wood * (not at_top), 0, 0,
+                                cv2.BORDER_CONSTANT, value=(30, 80, 140))
+    middle = look_at_middle(cv2.resize(padded, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
+    assert counts_pips(middle) and contradicts(Rank.KING, middle)
+    assert middle.blobs == Card.parse(code).rank
+
+
 @pytest.mark.parametrize("skin", [(45, 60, 95), (120, 150, 200)])
 @pytest.mark.parametrize("code", ["2D", "7S", "9H", "10C"])
 def test_the_dealers_thumb_over_the_middle_is_no_picture(deck_faces: Faces, code: str,
