@@ -90,8 +90,8 @@ _HIGH = 0.2
 #: below its top; a court card's picture reaches higher.
 _THUMB_TOP = 0.3
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
-#: _WIDER_THAN_PIPS is a strip: an edge, not print. So is one lower than _HIGH from side to
-#: side: the box past a card located far too large (0.042 high below a candle-lit 9H).
+#: _WIDER_THAN_PIPS is a strip: an edge, not print. So is a band lower than _HIGH from side
+#: to side: the box past a card located far too large (0.042 high below a candle-lit 9H).
 _STRIP = 0.04
 
 
@@ -106,6 +106,9 @@ class Middle:
     broadest: float  # the widest blob of some height (not a strip), as ``widest``
     #: The pip-sized blobs' centres (x, y) as shares of the card's width and height.
     places: tuple[tuple[float, float], ...] = ()
+    #: The box showed across it (a card located far too large): what it shows may hold a
+    #: reading, but not weigh one up, since it may take in print of the card's edge.
+    banded: bool = False
 
 
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
@@ -139,17 +142,18 @@ def _measure(ink: np.ndarray) -> Middle:
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
     # number cards from being counted), or, located far too large, a band from side to side.
     lefts, tops, widths, heights = stats[:, :4].T
-    across = (lefts == 0) & (lefts + widths == w)
-    strip = (widths >= _WIDER_THAN_PIPS * w) & (
-        (heights <= _STRIP * h) | (across & (heights < _HIGH * h)))
+    thin = (heights <= _STRIP * h) & (widths >= _WIDER_THAN_PIPS * w)
+    band = (lefts == 0) & (lefts + widths == w) & ~thin & (heights < _HIGH * h)
+    strip = thin | band
     # The dealer's thumb comes in from below (the hand runs off the picture's bottom): a
     # tall blob rising from the middle's lower edge no higher than its lower part is the
     # thumb over the card, not print (a court card's picture reaches up past it).
     thumb = ((tops + heights >= h - 1) & (tops >= _THUMB_TOP * h) & (heights >= _HIGH * h))
     stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
     areas = stats[:, cv2.CC_STAT_AREA]
+    banded = bool(band.any())
     if len(areas) == 0:
-        return Middle(0.0, 0.0, 0, False, 0.0)
+        return Middle(0.0, 0.0, 0, False, 0.0, banded=banded)
     tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
     widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
     high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
@@ -160,7 +164,7 @@ def _measure(ink: np.ndarray) -> Middle:
     alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
     places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
                    for x, y in centres[is_big])
-    return Middle(tallest, widest, len(big), alike, broadest, places)
+    return Middle(tallest, widest, len(big), alike, broadest, places, banded)
 
 
 def _is_picture(m: Middle) -> bool:

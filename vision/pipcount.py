@@ -178,7 +178,10 @@ class PipCounts:
 
     def weigh(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:
         """Rank probabilities (the 13 ranks, then "no index") weighed by the middle's count
-        and by where its pips stand."""
+        and by where its pips stand; not where the box showed across it (an outline that
+        took in the box may take in an index's suit with the pips: a 5C was read as 6C)."""
+        if middle.banded:
+            return rank_p
         return self._by_places(self._by_count(rank_p, middle), middle)
 
     def _by_count(self, rank_p: np.ndarray, middle: Middle) -> np.ndarray:

@@ -101,6 +101,7 @@ def test_the_box_in_a_band_across_the_middles_edge_does_not_spoil_the_count(
     middle = look_at_middle(cv2.resize(padded, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
     assert counts_pips(middle) and contradicts(Rank.KING, middle)
     assert middle.blobs == Card.parse(code).rank
+    assert middle.banded and not look_at_middle(_straight(deck_faces("anglo", 350), code)).banded
 
 
 @pytest.mark.parametrize("skin", [(45, 60, 95), (120, 150, 200)])
