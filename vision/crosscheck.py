@@ -141,9 +141,9 @@ def _measure(ink: np.ndarray) -> Middle:
     # The box past the edge of a card located a little too large: a thin strip across the
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
     # number cards from being counted), or, located far too large, a band from side to side.
-    lefts, tops, widths, heights = stats[:, :4].T
+    tops, widths, heights = stats[:, 1:4].T
     thin = (heights <= _STRIP * h) & (widths >= _WIDER_THAN_PIPS * w)
-    band = (lefts == 0) & (lefts + widths == w) & ~thin & (heights < _HIGH * h)
+    band = (widths == w) & ~thin & (heights < _HIGH * h)
     strip = thin | band
     # The dealer's thumb comes in from below (the hand runs off the picture's bottom): a
     # tall blob rising from the middle's lower edge no higher than its lower part is the
