@@ -276,11 +276,12 @@ def print_smear(card: np.ndarray) -> float:
 
 def _tenth(values: np.ndarray) -> float:
     """The 10th percentile (as numpy's, interpolated), without np.percentile's overhead:
-    print_smear takes sixteen of them on every sure reading."""
+    print_blur takes one for each index corner on the readings it judges."""
     return _tenth_of_sorted(np.sort(values))
 
 
 def _tenth_of_sorted(ordered: np.ndarray) -> float:
+    """:func:`_tenth` of values already sorted (print_smear sorts all directions at once)."""
     at = 0.1 * (len(ordered) - 1)
     low = int(at)
     high = min(low + 1, len(ordered) - 1)

@@ -42,6 +42,7 @@ _MAX_ASPECT = 0.86
 #: further from its axis than this is an outline gone wrong (a court card's diagonal sword,
 #: glare cut off at a slant).
 _MAX_SLANT_DEG = 16.0
+_MAX_SLANT = math.tan(math.radians(_MAX_SLANT_DEG))  # as rise over run
 #: look_deeper searches each side this far into the card (frame pixels; the first search
 #: goes 14): outlines drawn out onto a reflection beside the card lay 21-37 pixels out.
 _DEEP = 42
@@ -334,12 +335,11 @@ def _plausible(quad: CardQuad, frame_height: int) -> bool:
     if not _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT:
         return False
     # Top and bottom run across (angle from the x axis), left and right down (from y).
-    most = math.tan(math.radians(_MAX_SLANT_DEG))
     c = quad.corners
     for i in range(4):
         (xa, ya), (xb, yb) = c[i], c[(i + 1) % 4]
         run, rise = (xb - xa, yb - ya) if i % 2 == 0 else (yb - ya, xb - xa)
-        if abs(rise) > most * max(abs(run), 1e-6):
+        if abs(rise) > _MAX_SLANT * max(abs(run), 1e-6):
             return False
     return True
 
