@@ -13,9 +13,10 @@ Where the middle counts no pips, nothing changes.
 Where the pips stand says more than how many there are. A thumb hides pips but puts none
 where the rank has none: a pip at mid-height in a side column is no 9's or 10's (their side
 columns have four rows, none in the middle), one at the end of the centre column only a
-2's or a 3's (or a 7's, on a deck that puts its odd pip there). The same measurement says
-in which of five places (:data:`PLACES`) each dev deck shows a pip on each rank; a rank no
-dev deck shows a pip on where one stands is weighed down as a count never seen on it is.
+2's or a 3's (or a 7's, on a deck that puts its odd pip there), one high in the centre
+column no 4's, 5's or 6's. The same measurement says in which places (:data:`PLACES`)
+each dev deck shows a pip on each rank; a rank no dev deck shows a pip on where one stands
+is weighed down as a count never seen on it is.
 Only the pips seen count: a missing one may be under the thumb. A lone pip at the card's
 centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an even number's:
 an even number read on it is held (a 4 read from an ace's index smeared by a shaken camera).
@@ -63,10 +64,15 @@ MEASURED = tuple(r for r in Rank if r <= Rank.TEN)
 #: (_SIDE or more); at mid-height (within _MID), between the middle and an end (a 9's and
 #: a 10's inner side rows: _BETWEEN, sides only) or near an end (_END or more). A 9's side
 #: rows stand 0.1 from a 6's middle one; a 10's centre pips stand out to 0.27 on some
-#: decks, a 2's and a 3's end pips from 0.28.
-PLACES = ("centre-middle", "centre-end", "side-middle", "side-between", "side-end")
+#: decks, a 2's and a 3's end pips from 0.28. "centre-upper" and "side-upper" name the
+#: column alone, of a pip higher than _CLEAR_OF_THUMB.
+PLACES = ("centre-middle", "centre-end", "side-middle", "side-between", "side-end",
+          "centre-upper", "side-upper")
 _CENTRE, _SIDE = 0.04, 0.1
 _MID, _BETWEEN, _END = 0.035, (0.07, 0.13), 0.275
+#: A pip higher than this share of the card's height stands clear of the thumb, which
+#: comes from below with its tip up to the card's middle (the simulator's: 0.5-0.65).
+_CLEAR_OF_THUMB = 0.4
 #: Places are measured from halfway between the outermost pips, where that is within this
 #: of the card's middle both ways: half the least that an end row hidden moves it (0.1,
 #: a 9's or a 10's rows standing 0.2 apart).
@@ -97,26 +103,36 @@ def placed(middle: Middle) -> bool:
 
 def pip_places(middle: Middle) -> frozenset[str]:
     """The :data:`PLACES` where the middle shows a pip; none unless it shows pips of one
-    size or a lone one (:func:`placed`) standing symmetric about the card's middle (a lone
-    pip: at it)."""
+    size or a lone one (:func:`placed`) standing symmetric across the card's middle (a lone
+    pip: at it), and no rows unless they stand symmetric up and down too."""
     if not placed(middle):
         return frozenset()
-    # A number card's pips stand symmetric about its middle. Where the outermost ones do
+    # A number card's pips stand symmetric about its middle. Where the outermost rows do
     # not (a thumb over an end row, or the card located off: the hand cut its outline
-    # short, and a 6's middle row stood where a 10's inner one does), where a pip stands
-    # says nothing sure; its count still does.
-    xs, ys = zip(*middle.places, strict=True)
+    # short, and a 6's middle row stood where a 10's inner one does), a pip's row says
+    # nothing sure. Its column still does where it stands clear of the thumb, which
+    # presses on the card's lower half: a lone pip left high in the centre column is no
+    # 4's or 6's (an upside-down 2C whose index, cut short, was read as 4 at 0.94). Lower
+    # down, the thumb's edge joined to a pip stood in the centre column (a 6's, a 4's).
+    heights = [y for _, y in middle.places]
+    rows_centred = abs((min(heights) + max(heights)) / 2 - 0.5) <= _OFF_CENTRE
+    pips = [(x, y) for x, y in middle.places if rows_centred or y < _CLEAR_OF_THUMB]
+    if not pips:
+        return frozenset()
+    xs, ys = zip(*pips, strict=True)
     middle_x, middle_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    if max(abs(middle_x - 0.5), abs(middle_y - 0.5)) > _OFF_CENTRE:
+    if abs(middle_x - 0.5) > _OFF_CENTRE:
         return frozenset()
     found = set()
-    for x, y in middle.places:
+    for x, y in pips:
         across, down = abs(x - middle_x), abs(y - middle_y)
         column = "centre" if across < _CENTRE else "side" if across >= _SIDE else None
         row = ("middle" if down < _MID else "end" if down >= _END
                else "between" if _BETWEEN[0] <= down < _BETWEEN[1] and column == "side"
                else None)
-        if column and row:
+        if column and y < _CLEAR_OF_THUMB:
+            found.add(f"{column}-upper")
+        if column and row and rows_centred:
             found.add(f"{column}-{row}")
     return frozenset(found)
 

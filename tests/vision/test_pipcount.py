@@ -65,7 +65,8 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     """A side pip at mid-height only on a 6, 7 or 8, one between the middle and an end only
     on an 8 (four rows a side on some decks), 9 or 10; one at the end of the centre column
     on a 2, a 3, or a 7 that puts its odd pip there (neoclassical, a dev deck); one at the
-    centre on an ace or an odd number, never an even one."""
+    centre on an ace or an odd number, never an even one; one high in the centre column
+    never on a 4, a 5 or a 6."""
     fitting = {place: {Rank(i + 1) for i in np.flatnonzero(fits)}
                for place, fits in counts.fits.items()}
     assert fitting["side-middle"] == {Rank.SIX, Rank.SEVEN, Rank.EIGHT}
@@ -74,12 +75,14 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     assert fitting["centre-middle"] >= {Rank.ACE, Rank.THREE, Rank.FIVE, Rank.NINE}
     assert not fitting["centre-middle"] & {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN}
     assert fitting["side-end"] == set(NUMBERS) - {Rank.TWO, Rank.THREE}
+    assert not fitting["centre-upper"] & {Rank.FOUR, Rank.FIVE, Rank.SIX}
+    assert fitting["centre-upper"] >= {Rank.TWO, Rank.THREE, Rank.EIGHT, Rank.TEN}
 
 
 @pytest.mark.parametrize(("code", "places"), [
-    ("3C", {"centre-middle", "centre-end"}), ("4D", {"side-end"}),
-    ("6H", {"side-middle", "side-end"}), ("9S", {"centre-middle", "side-between", "side-end"}),
-    ("KS", set())])
+    ("3C", {"centre-middle", "centre-end", "centre-upper"}), ("4D", {"side-end", "side-upper"}),
+    ("6H", {"side-middle", "side-end", "side-upper"}),
+    ("9S", {"centre-middle", "side-between", "side-end", "side-upper"}), ("KS", set())])
 def test_the_pips_places_on_the_card(dev_deck: dict[Card, np.ndarray], code: str,
                                      places: set[str]) -> None:
     assert pip_places(look_at_middle(_straight(dev_deck, code))) == places
@@ -109,8 +112,9 @@ def test_a_pip_under_the_thumb_makes_no_lower_rank_sure(
     assert middle.blobs == 2
     weighed = counts.weigh(_torn(Rank.TWO, Rank.THREE), middle)
     assert weighed.max() < ACCEPT_THRESHOLD
-    # The two pips left stand off the card's middle: where they stand is not weighed.
-    assert pip_places(middle) == frozenset()
+    # The two pips left stand off the card's middle up and down: only the column of the
+    # higher one, clear of the thumb, counts.
+    assert pip_places(middle) == {"centre-upper"}
 
 
 def _under_thumbs(card: np.ndarray, *centres: tuple[float, float]) -> np.ndarray:
@@ -132,15 +136,16 @@ def test_a_nine_with_two_pips_under_the_thumb_is_no_six(
     assert weighed.max() >= ACCEPT_THRESHOLD
 
 
-def test_a_card_located_short_has_its_pips_places_unweighed(
+def test_a_card_located_short_has_its_pips_rows_unweighed(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
     """The hand cut the outline short: straightened, a 6's middle row stands where a 10's
-    inner rows do, and its bottom row is gone. The pips left stand off the card's middle, so
-    where they stand is not weighed (a 6 was once read as a sure 10 so)."""
+    inner rows do, and its bottom row is gone. The pips left stand off the card's middle up
+    and down, so their rows are not weighed (a 6 was once read as a sure 10 so); their side
+    columns fit a 6 and a 10 alike."""
     card = _straight(dev_deck, "6C")
     short = cv2.resize(card[:round(0.8 * CARD_H)], (CARD_W, CARD_H))
     middle = look_at_middle(short)
-    assert middle.blobs == 4 and pip_places(middle) == frozenset()
+    assert middle.blobs == 4 and pip_places(middle) == {"side-upper"}
     assert counts.weigh(_torn(Rank.SIX, Rank.TEN), middle).max() < ACCEPT_THRESHOLD
 
 
@@ -151,7 +156,7 @@ def test_a_hidden_pip_says_nothing_of_its_place(
     card = _straight(dev_deck, "6C")
     before = pip_places(look_at_middle(card))
     middle = look_at_middle(_under_thumbs(card, (0.3, 0.5), (0.7, 0.5)))
-    assert "side-middle" in before and pip_places(middle) == {"side-end"}
+    assert "side-middle" in before and pip_places(middle) == {"side-end", "side-upper"}
     assert counts.weigh(_torn(Rank.SIX, Rank.NINE), middle).max() < ACCEPT_THRESHOLD
 
 
@@ -241,6 +246,24 @@ def test_a_sure_even_number_with_an_aces_lone_pip_is_held(
     ace[CARD_H - h:, CARD_W - w:] = other[CARD_H - h:, CARD_W - w:]
     assert pip_places(look_at_middle(ace)) == {"centre-middle"}
     reading = CornerReader().read_card(ace)
+    assert reading.rank == Card.parse(number).rank
+    assert reading.rank_confidence < ACCEPT_THRESHOLD
+
+
+@pytest.mark.parametrize("number", ["4C", "6C"])
+def test_a_sure_4_or_6_with_a_pip_left_in_the_centre_column_is_held(
+        dev_deck: dict[Card, np.ndarray], number: str) -> None:
+    """A 2 with its lower pip under the thumb and the indices of a 4 or a 6 (the network
+    read a 2 cut short by the outline as a 4): the pip left stands off the card's middle
+    up and down, but high in the centre column, where a 4 and a 6 have none."""
+    two, other = _straight(dev_deck, "2C"), _straight(dev_deck, number)
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    two[:h, :w] = other[:h, :w]
+    two[CARD_H - h:, CARD_W - w:] = other[CARD_H - h:, CARD_W - w:]
+    thumbed = _under_thumbs(two, (0.5, 0.78))
+    middle = look_at_middle(thumbed)
+    assert middle.blobs == 1 and pip_places(middle) == {"centre-upper"}
+    reading = CornerReader().read_card(thumbed)
     assert reading.rank == Card.parse(number).rank
     assert reading.rank_confidence < ACCEPT_THRESHOLD
 
