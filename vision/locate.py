@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -74,6 +74,9 @@ class CardQuad:
     bottom-left (portrait, as the camera sees it), in frame pixels."""
 
     corners: tuple[tuple[float, float], ...]
+    #: Fitted to the hull of the card's region, the last try (a thumb left a bay in it):
+    #: no side of it was found as such, so it may lie off the card at a corner.
+    fitted: bool = False
 
     def array(self) -> np.ndarray:
         return np.array(self.corners, dtype=np.float32)
@@ -230,8 +233,9 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
     # corner: the region's own hull, if the edges confirm it, is the last try.
     blob = _largest_blob(filled)
     hull = None if blob is None else _hull_if_solid(blob[0], _BAYED)
-    return None if hull is None else _confirmed(lightness, fit_quad(hull), scale, at_side,
+    quad = None if hull is None else _confirmed(lightness, fit_quad(hull), scale, at_side,
                                                 sides_found=False)
+    return None if quad is None else replace(quad, fitted=True)
 
 
 def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool

@@ -143,7 +143,7 @@ class CornerReader:
         quad = locate(frame)
         if quad is None:
             return Reading(None, 0.0)
-        reading, torn = self._read_card(straighten(frame, quad))
+        reading, torn = self._read_card(straighten(frame, quad), quad.fitted)
         if reading.is_sure or not torn:
             return reading
         # The corners disagree: a side of the outline may lie out on a reflection beside the
@@ -160,11 +160,12 @@ class CornerReader:
             return again
         return reading
 
-    def read_card(self, card: np.ndarray) -> Reading:
-        """Read a card already straightened to CARD_H x CARD_W."""
-        return self._read_card(card)[0]
+    def read_card(self, card: np.ndarray, fitted: bool = False) -> Reading:
+        """Read a card already straightened to CARD_H x CARD_W (``fitted``: from an outline
+        fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
+        return self._read_card(card, fitted)[0]
 
-    def _read_card(self, card: np.ndarray) -> tuple[Reading, bool]:
+    def _read_card(self, card: np.ndarray, fitted: bool = False) -> tuple[Reading, bool]:
         """The reading, and whether the two corners' likeliest classes ("no index" among
         them) differ while no check holds it: what an outline with one side off the card
         leaves (vision.locate.look_deeper)."""
@@ -221,6 +222,11 @@ class CornerReader:
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
         if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
+            checked = cap_rank(checked)
+        # An outline fitted to the hull under a thumb that leaves one index off the card
+        # lies off at that corner, and may cut the other index too: a kde-penguins 8S, its
+        # top index cut by the outline's side, was read as 9S at 0.99 from that one corner.
+        if fitted and float(ranks[:, -1].max()) >= 0.5:
             checked = cap_rank(checked)
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,

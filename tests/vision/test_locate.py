@@ -12,7 +12,15 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card
-from vision.locate import CARD_H, CARD_W, locate, look_deeper, quad_from_corners, straighten
+from vision.locate import (
+    CARD_H,
+    CARD_W,
+    CardQuad,
+    locate,
+    look_deeper,
+    quad_from_corners,
+    straighten,
+)
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 
@@ -191,12 +199,13 @@ def test_a_bright_red_cloth_joined_to_the_card_by_a_reflection_is_left_out() -> 
     assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 6.0
 
 
-def _errors_under_a_thumb(skin_bgr: tuple[int, int, int] | None = None) -> list[float]:
-    """How far (px) the located outline lies from the card's, for six cards of the dev deck
-    under normal light with the dealer's thumb on the middle (inf: not found)."""
+def _under_a_thumb(skin_bgr: tuple[int, int, int] | None = None
+                   ) -> list[tuple[CardQuad | None, np.ndarray]]:
+    """The located outline and the card's true one, for six cards of the dev deck under
+    normal light with the dealer's thumb on the middle."""
     deck = faces(DEV_DECK)
     rng = np.random.default_rng(5)
-    errors = []
+    located = []
     for code in ("AH", "7S", "QC", "10D", "3C", "KH"):
         face = deck[Card.parse(code)]
         params = SceneParams.random(rng, "normal")
@@ -204,9 +213,14 @@ def _errors_under_a_thumb(skin_bgr: tuple[int, int, int] | None = None) -> list[
             params = replace(params, skin_bgr=skin_bgr)
         camera = StillCamera(params, rng, [face])
         quad = locate(camera.shoot(face, thumb=Thumb(0.35, 0.6)))
-        truth = quad_from_corners(camera.scene.card_corners()).array()
-        errors.append(np.inf if quad is None else float(np.abs(quad.array() - truth).max()))
-    return errors
+        located.append((quad, quad_from_corners(camera.scene.card_corners()).array()))
+    return located
+
+
+def _errors_under_a_thumb(skin_bgr: tuple[int, int, int] | None = None) -> list[float]:
+    """How far (px) the located outline lies from the card's (inf: not found)."""
+    return [np.inf if quad is None else float(np.abs(quad.array() - truth).max())
+            for quad, truth in _under_a_thumb(skin_bgr)]
 
 
 def test_a_dark_thumb_on_the_card_leaves_a_bay_the_outline_closes_over() -> None:
@@ -216,6 +230,14 @@ def test_a_dark_thumb_on_the_card_leaves_a_bay_the_outline_closes_over() -> None
     # own hull, confirmed by the edges, now finds most of them.
     errors = _errors_under_a_thumb(skin_bgr=(45, 60, 95))
     assert sum(e < 12.0 for e in errors) >= 4, errors
+
+
+def test_an_outline_fitted_to_the_regions_hull_says_so() -> None:
+    # No side of it was found as such: the reader trusts no index read alone from it.
+    dark_thumb = [quad for quad, _ in _under_a_thumb(skin_bgr=(45, 60, 95))]
+    assert sum(quad is not None and quad.fitted for quad in dark_thumb) >= 3
+    alone = [locate(frame) for frame in stills(DEV_DECK, CARDS, seed=21)]
+    assert not any(quad is not None and quad.fitted for quad in alone)
 
 
 def test_the_dealers_thumb_running_off_the_picture_is_cut_off_the_outline() -> None:

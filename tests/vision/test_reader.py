@@ -144,6 +144,22 @@ def test_corners_of_two_different_cards_are_not_read_surely(
         assert not reading.is_sure, (top, bottom, reading)
 
 
+def test_one_index_read_alone_through_an_outline_fitted_to_the_hull_is_held(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
+    # Such an outline that leaves one index off the card lies off there, and may cut the
+    # other index as well: what that one says alone is not sure.
+    for code in ("8S", "KH", "3D"):
+        whole = cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
+                           interpolation=cv2.INTER_AREA)
+        assert reader.read_card(whole, fitted=True).is_sure
+        one_index = whole.copy()
+        h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+        one_index[CARD_H - h:, CARD_W - w:] = whole[CARD_H // 2, CARD_W - 3]  # paper
+        alone = reader.read_card(one_index)
+        assert alone.is_sure and alone.card == Card.parse(code), alone
+        assert not reader.read_card(one_index, fitted=True).is_sure
+
+
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
 def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
         deck_faces: Callable[..., dict[Card, np.ndarray]], mocker: MockerFixture,
