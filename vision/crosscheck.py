@@ -93,6 +93,8 @@ _THUMB_TOP = 0.3
 #: _WIDER_THAN_PIPS is a strip: an edge, not print. So is a band lower than _HIGH from side
 #: to side: the box past a card located far too large (0.042 high below a candle-lit 9H).
 _STRIP = 0.04
+#: A pip the thumb cuts lies within two pixels of it: its lit edge parts them at most.
+_TWO_PIXELS = np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +104,10 @@ class Middle:
     tallest: float  # the tallest print blob's height, as a share of the middle's height
     widest: float  # the widest print blob's width, as a share of the middle's width
     blobs: int  # separated print blobs of pip size
-    alike: bool  # those blobs are of one size (a number card's pips)
+    alike: bool  # those blobs (but those the thumb cuts) are of one size: a number card's pips
     broadest: float  # the widest blob of some height (not a strip), as ``widest``
-    #: The pip-sized blobs' centres (x, y) as shares of the card's width and height.
+    #: The pip-sized blobs' centres (x, y) as shares of the card's width and height, but for
+    #: those the thumb cuts.
     places: tuple[tuple[float, float], ...] = ()
     #: The box showed across it (a card located far too large): what it shows may hold a
     #: reading, but not weigh one up, since it may take in print of the card's edge.
@@ -136,7 +139,7 @@ def _measure(ink: np.ndarray) -> Middle:
     # Thin strokes (a frame line, a glare's edge) must not join pips into one "picture".
     mask = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     h, w = mask.shape
-    _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     stats, centres = stats[1:], centres[1:]
     # The box past the edge of a card located a little too large: a thin strip across the
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
@@ -149,6 +152,11 @@ def _measure(ink: np.ndarray) -> Middle:
     # tall blob rising from the middle's lower edge no higher than its lower part is the
     # thumb over the card, not print (a court card's picture reaches up past it).
     thumb = ((tops + heights >= h - 1) & (tops >= _THUMB_TOP * h) & (heights >= _HIGH * h))
+    # A pip the thumb covers in part is smaller than the rest and stands off its place: it
+    # still counts, but neither its size nor its place is measured (beside a dark thumb, a
+    # 6D's pip cut to a third kept the pips from counting as of one size, and their places
+    # from holding a 9 read).
+    cut = _beside(labels, thumb)[~strip & ~thumb]
     stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
     areas = stats[:, cv2.CC_STAT_AREA]
     banded = bool(band.any())
@@ -160,11 +168,23 @@ def _measure(ink: np.ndarray) -> Middle:
     broadest = float(stats[high, cv2.CC_STAT_WIDTH].max()) / w if high.any() else 0.0
     # Pips: blobs at least a third the size of the largest (specks and stray lines are not).
     is_big = areas >= max(areas.max() / 3.0, 40)
-    big = areas[is_big]
-    alike = bool(len(big) >= 2 and big.min() >= 0.5 * big.max())
+    whole = areas[is_big & ~cut]
+    alike = bool(len(whole) >= 2 and whole.min() >= 0.5 * whole.max())
     places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
-                   for x, y in centres[is_big])
-    return Middle(tallest, widest, len(big), alike, broadest, places, banded)
+                   for x, y in centres[is_big & ~cut])
+    return Middle(tallest, widest, int(is_big.sum()), alike, broadest, places, banded)
+
+
+def _beside(labels: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """Which blobs (labels 1..n) touch one of ``which`` (a flag per blob) or lie within
+    two pixels of it."""
+    near = np.zeros(len(which), bool)
+    if which.any():
+        grown = cv2.dilate(np.isin(labels, np.flatnonzero(which) + 1).astype(np.uint8),
+                           _TWO_PIXELS)
+        touched = np.unique(labels[grown > 0])
+        near[touched[touched > 0] - 1] = True
+    return near
 
 
 def _is_picture(m: Middle) -> bool:

@@ -105,7 +105,7 @@ def pip_places(middle: Middle) -> frozenset[str]:
     """The :data:`PLACES` where the middle shows a pip; none unless it shows pips of one
     size or a lone one (:func:`placed`) standing symmetric across the card's middle (a lone
     pip: at it), and no rows unless they stand symmetric up and down too."""
-    if not placed(middle):
+    if not placed(middle) or not middle.places:
         return frozenset()
     # A number card's pips stand symmetric about its middle. Where the outermost rows do
     # not (a thumb over an end row, or the card located off: the hand cut its outline
