@@ -126,8 +126,9 @@ def test_a_court_card_under_the_thumb_is_still_a_picture(deck_faces: Faces, code
     assert contradicts(Rank.EIGHT, look_at_middle(card))
 
 
-def _thumb_on(card: np.ndarray, skin: tuple[int, int, int], tip_at: tuple[float, float] = (
-        0.42, 0.55), rim: tuple[int, int, int] | None = None) -> None:
+def _thumb_on(card: np.ndarray, skin: tuple[int, int, int],
+              tip_at: tuple[float, float] = (0.42, 0.55),
+              rim: tuple[int, int, int] | None = None) -> None:
     """The dealer's thumb drawn on a straightened card: its tip over the middle (at
     ``tip_at``, shares of the card), its hand running off the card's lower edge; ``rim``,
     the colour of its lit edge, two pixels wide."""

@@ -251,7 +251,7 @@ def test_a_sure_even_number_with_an_aces_lone_pip_is_held(
 
 
 @pytest.mark.parametrize("number", ["4C", "6C"])
-def test_a_sure_4_or_6_with_a_pip_left_in_the_centre_column_is_held(
+def test_a_sure_4_or_6_with_a_pip_left_high_in_the_centre_column_is_held(
         dev_deck: dict[Card, np.ndarray], number: str) -> None:
     """A 2 with its lower pip under the thumb and the indices of a 4 or a 6 (the network
     read a 2 cut short by the outline as a 4): the pip left stands off the card's middle
