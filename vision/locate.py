@@ -74,8 +74,9 @@ class CardQuad:
     bottom-left (portrait, as the camera sees it), in frame pixels."""
 
     corners: tuple[tuple[float, float], ...]
-    #: Fitted to the hull of the card's region, the last try (a thumb left a bay in it):
-    #: no side of it was found as such, so it may lie off the card at a corner.
+    #: Fitted to the hull of the card's region (under a thumb, where the sides were not
+    #: found, or the region's bay closed over): no side of it was found as such, so it may
+    #: lie off the card at a corner.
     fitted: bool = False
 
     def array(self) -> np.ndarray:
@@ -233,9 +234,8 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
     # corner: the region's own hull, if the edges confirm it, is the last try.
     blob = _largest_blob(filled)
     hull = None if blob is None else _hull_if_solid(blob[0], _BAYED)
-    quad = None if hull is None else _confirmed(lightness, fit_quad(hull), scale, at_side,
+    return None if hull is None else _confirmed(lightness, fit_quad(hull), scale, at_side,
                                                 sides_found=False)
-    return None if quad is None else replace(quad, fitted=True)
 
 
 def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
@@ -287,7 +287,7 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     refined = refine_sides(lightness, rough.array())
     quad = None if refined is None else quad_from_corners(refined)
     if quad is not None and _plausible(quad, h):
-        return quad
+        return quad if sides_found else replace(quad, fitted=True)
     # A side that locked onto a big index or a shadow: the rough outline is better, if its
     # sides were found. A quadrilateral fitted to the region's hull that no edge confirms
     # is a guess (under a thumb it cut off an index, and a 3 was surely read as a jack).
