@@ -156,8 +156,9 @@ def _measure(ink: np.ndarray) -> Middle:
     # still counts, but neither its size nor its place is measured (beside a dark thumb, a
     # 6D's pip cut to a third kept the pips from counting as of one size, and their places
     # from holding a 9 read).
-    cut = _beside(labels, thumb)[~strip & ~thumb]
-    stats, centres = stats[~strip & ~thumb], centres[~strip & ~thumb]
+    kept = ~strip & ~thumb
+    cut = _beside(labels, thumb)[kept]
+    stats, centres = stats[kept], centres[kept]
     areas = stats[:, cv2.CC_STAT_AREA]
     banded = bool(band.any())
     if len(areas) == 0:

@@ -165,7 +165,7 @@ class CornerReader:
         fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
         return self._read_card(card, fitted)[0]
 
-    def _read_card(self, card: np.ndarray, fitted: bool = False) -> tuple[Reading, bool]:
+    def _read_card(self, card: np.ndarray, fitted: bool) -> tuple[Reading, bool]:
         """The reading, and whether the two corners' likeliest classes ("no index" among
         them) differ while no check holds it: what an outline with one side off the card
         leaves (vision.locate.look_deeper)."""
