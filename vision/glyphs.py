@@ -277,13 +277,23 @@ def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,
     The index network reads the whole corner, so a rank's typeface or an index laid out
     unlike any it learned from can sway its suit; the glyph cut out alone is the witness
     made for this question. Glyphs that say the other black suit than the network's may so
-    overrule it, but only as far as their log-odds outweigh the network's.
+    overrule it, but only as far as their log-odds outweigh the network's, and only two
+    glyphs or more: one glyph alone against it leaves the two suits even.
     """
     black = float(suit_p[spades] + suit_p[clubs])
     if not evidence.says or black < BLACK_SHARE:
         return suit_p
     network = math.log(max(float(suit_p[clubs]), 1e-12) / max(float(suit_p[spades]), 1e-12))
-    club_share = 1.0 / (1.0 + math.exp(-float(np.clip(network + evidence.total, -50, 50))))
+    weighed_odds = network + evidence.total
+    if evidence.shaped < 2 and weighed_odds * network < 0:
+        # One glyph may be cut out wrong: a kde-penguins QS under a thumb showed only its
+        # top-left glyph, run into the Q's tail, a club to the glyph network (8.1) against
+        # an index network sure of a spade (0.99 in both corners); it was read as QC at
+        # 0.96. Plastic's clubs, which the index network takes for spades, mostly show two
+        # glyphs or more: this holds one of 9 464 frames with a thumb on the card, and 4 of
+        # 10 816 past RIG.md's ranges, all plastic's clubs (docs/READER.md).
+        weighed_odds = 0.0
+    club_share = 1.0 / (1.0 + math.exp(-float(np.clip(weighed_odds, -50, 50))))
     weighed = suit_p.copy()
     weighed[clubs] = black * club_share
     weighed[spades] = black - weighed[clubs]

@@ -273,6 +273,20 @@ def test_the_glyphs_overrule_a_network_only_as_far_as_they_outweigh_it() -> None
     assert (weigh_black_suits(red, _SPADES, _CLUBS, said) == red).all()
 
 
+def test_one_glyph_alone_against_the_network_leaves_the_suits_even() -> None:
+    # A glyph run into its rank's tail was once a club to the glyph network; with the other
+    # corner hidden it was the only glyph. It may not overrule a network sure of a spade.
+    one = BlackSuitEvidence(corners=8.0, pips=0.0, shaped=1)
+    sure_spade = np.array([0.99, 0.0, 0.0, 0.01])
+    weighed = weigh_black_suits(sure_spade, _SPADES, _CLUBS, one)
+    assert weighed[_SPADES] == pytest.approx(0.5) and weighed[_CLUBS] == pytest.approx(0.5)
+    # Agreeing with the network, one glyph still weighs in; two glyphs may overrule it.
+    sure_club = sure_spade[::-1].copy()
+    assert weigh_black_suits(sure_club, _SPADES, _CLUBS, one)[_CLUBS] > 0.999
+    two = BlackSuitEvidence(corners=8.0, pips=0.0, shaped=2)
+    assert weigh_black_suits(sure_spade, _SPADES, _CLUBS, two)[_CLUBS] > 0.9
+
+
 def test_corners_of_two_cards_leave_the_glyphs_saying_no_suit(
         dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
     # The top-left corner and the pips of a club, the bottom-right corner of a spade: one
