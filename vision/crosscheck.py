@@ -112,6 +112,8 @@ class Middle:
     #: The box showed across it (a card located far too large): what it shows may hold a
     #: reading, but not weigh one up, since it may take in print of the card's edge.
     banded: bool = False
+    #: The dealer's thumb lies over it, and may hide pips.
+    thumbed: bool = False
 
 
 def _ink_mask(middle: np.ndarray) -> np.ndarray:
@@ -162,7 +164,7 @@ def _measure(ink: np.ndarray) -> Middle:
     areas = stats[:, cv2.CC_STAT_AREA]
     banded = bool(band.any())
     if len(areas) == 0:
-        return Middle(0.0, 0.0, 0, False, 0.0, banded=banded)
+        return Middle(0.0, 0.0, 0, False, 0.0, banded=banded, thumbed=bool(thumb.any()))
     tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
     widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
     high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
@@ -173,7 +175,8 @@ def _measure(ink: np.ndarray) -> Middle:
     alike = bool(len(whole) >= 2 and whole.min() >= 0.5 * whole.max())
     places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
                    for x, y in centres[is_big & ~cut])
-    return Middle(tallest, widest, int(is_big.sum()), alike, broadest, places, banded)
+    return Middle(tallest, widest, int(is_big.sum()), alike, broadest, places, banded,
+                  bool(thumb.any()))
 
 
 def _beside(labels: np.ndarray, which: np.ndarray) -> np.ndarray:

@@ -6,9 +6,10 @@ round). The middle of a number card shows its pips, large and apart, and how man
 is a second witness. How often the middle counts each number of pips on each rank, ace to
 ten, was measured on the dev decks under hard light (``tools/fit_pip_counts.py`` writes
 ``vision/data/pip_counts.json``); the network's rank probabilities are weighed by it with
-Bayes' rule, as "at least this many pips" (a thumb or a glare may hide some): a count
-weighs against the ranks with fewer pips, never against those with up to HIDDEN more.
-Where the middle counts no pips, nothing changes.
+Bayes' rule. Where the dealer's thumb lies over the middle, as "at least this many pips": a
+count weighs against the ranks with fewer pips, never against those with up to HIDDEN more.
+Elsewhere as measured (glare hides pips at times too). Where the middle counts no pips,
+nothing changes.
 
 Where the pips stand says more than how many there are. A thumb hides pips but puts none
 where the rank has none: a pip at mid-height in a side column is no 9's or 10's (their side
@@ -144,10 +145,12 @@ def _blobs(key: str) -> int:
 
 @dataclass(frozen=True)
 class PipCounts:
-    """How likely each count is on each rank (``likelihood[key][rank - 1]``), and which
-    ranks show a pip in each place (``fits[place][rank - 1]``)."""
+    """How likely each count is on each rank as measured (``likelihood[key][rank - 1]``)
+    and under a thumb that may hide pips (``thumbed``), and which ranks show a pip in each
+    place (``fits[place][rank - 1]``)."""
 
     likelihood: dict[str, np.ndarray]
+    thumbed: dict[str, np.ndarray]
     fits: dict[str, np.ndarray]
 
     @classmethod
@@ -157,10 +160,10 @@ class PipCounts:
         deck's counted frames of that rank with a pip there}}``; ranks and keys not
         measured get FLOOR, and a place fits the ranks with LAYOUT_SHARE there.
 
-        Up to HIDDEN pips fewer than a rank has are never held against it more than
-        against the rank with that many: the dealer's thumb or a glare may hide pips of
-        any card. (A thumb hid a 3's third pip, and the count of 2 made a 2 of it, surely.)
-        More are held against it as measured.
+        Under a thumb, up to HIDDEN pips fewer than a rank has are never held against it
+        more than against the rank with that many: the thumb may hide pips of any card. (A
+        thumb hid a 3's third pip, and the count of 2 made a 2 of it, surely.) More are
+        held against it as measured.
         """
         likelihood: dict[str, np.ndarray] = {}
         for rank, row in counts.items():
@@ -168,14 +171,15 @@ class PipCounts:
             for key, frames in row.items():
                 column = likelihood.setdefault(key, np.full(len(Rank), FLOOR))
                 column[rank - 1] = max(frames / total, FLOOR)
-        for key, column in likelihood.items():
+        thumbed = {key: column.copy() for key, column in likelihood.items()}
+        for key, column in thumbed.items():
             seen = _blobs(key)
             if 1 <= seen < Rank.TEN:
                 hidden = slice(seen, min(seen + HIDDEN, Rank.TEN))
                 column[hidden] = np.maximum(column[hidden], column[seen - 1])
         fits = {place: np.array([shares.get(r, 0.0) >= LAYOUT_SHARE for r in range(1, 14)])
                 for place, shares in (places or {}).items()}
-        return cls(likelihood, fits)
+        return cls(likelihood, thumbed, fits)
 
     @classmethod
     def load(cls, path: Path | None = None) -> PipCounts:
@@ -217,7 +221,18 @@ class PipCounts:
         if counted > Rank.TEN or rank_p[counted - 1] < INDEX_SHARE:
             return rank_p
         # Never zero: the counted rank has INDEX_SHARE at least, each likelihood FLOOR.
-        return _weighed(rank_p, self.likelihood[key])
+        # With no thumb over the middle, pips short of the rank weigh as often as the dev
+        # decks showed them so (the table's frames include thumbs, so this is generous):
+        # kde-ancient-egyptians' 4, its lower index upright and read upside down as 7,
+        # was torn between 4 and 7 with four pips in a 4's places in plain view.
+        table = self.thumbed if middle.thumbed else self.likelihood
+        return _weighed(rank_p, table[key])
+
+    @staticmethod
+    def counts_exactly(rank: Rank, middle: Middle) -> bool:
+        """Whether the middle shows as many blobs of pip size as ``rank`` has pips."""
+        key = pip_key(middle)
+        return key != NO_COUNT and _blobs(key) == rank
 
     def layout_fits(self, rank: Rank, middle: Middle) -> bool:
         """Whether some dev deck's layout of ``rank`` shows a pip in each place where the

@@ -232,7 +232,15 @@ class CornerReader:
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
         # 3 px off, where the pips' places said nothing.
         torn = int(ranks[0].argmax()) != int(ranks[1].argmax())
-        return checked, torn and checked.confidence == confidence
+        unchecked = checked.confidence == confidence
+        # Two corners that each name a rank surely, but not the same one, leave the reading
+        # to the pips; it stands only where they count its rank exactly. A
+        # kde-ancient-egyptians 9C, its lower index upright, read as 10 in one corner and 6
+        # in the other: its nine pips made a sure 10C (0.98) of it.
+        sure_each = ranks[:, :-1].max(axis=1) >= 0.5
+        if torn and sure_each.all() and not self._pips.counts_exactly(rank, middle):
+            checked = cap_rank(checked)
+        return checked, torn and unchecked
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

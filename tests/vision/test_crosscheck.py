@@ -116,6 +116,7 @@ def test_the_dealers_thumb_over_the_middle_is_no_picture(deck_faces: Faces, code
     middle = look_at_middle(card)
     assert not contradicts(Card.parse(code).rank, middle), middle
     assert middle.blobs <= Card.parse(code).rank  # pips under the thumb are hidden, not added
+    assert middle.thumbed  # and the middle says a thumb may hide them
 
 
 @pytest.mark.parametrize("code", ["KS", "QH", "JD"])

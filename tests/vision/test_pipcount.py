@@ -45,20 +45,35 @@ def test_the_measured_table_counts_each_rank_likeliest_as_itself() -> None:
         assert likeliest == ("1?" if rank == "1" else rank), rank  # "of one size" needs two
 
 
-def test_a_few_pips_fewer_are_no_evidence_against_a_rank(counts: PipCounts) -> None:
-    """A thumb or a glare may hide pips: a count weighs only against ranks with fewer, or
+def test_under_a_thumb_a_few_pips_fewer_are_no_evidence_against_a_rank(
+        counts: PipCounts) -> None:
+    """A thumb may hide pips: a count under it weighs only against ranks with fewer, or
     with more than a thumb hides."""
-    for key, column in counts.likelihood.items():
+    for key, column in counts.thumbed.items():
         if key == NO_COUNT:
             continue
         seen = int(key.rstrip("?"))
         for rank in NUMBERS:
             if seen < rank <= seen + HIDDEN:
                 assert column[rank - 1] >= column[seen - 1], (key, rank)
-    assert counts.likelihood["2"][Rank.SEVEN - 1] < 0.1 * counts.likelihood["2"][Rank.TWO - 1]
+    assert counts.thumbed["2"][Rank.SEVEN - 1] < 0.1 * counts.thumbed["2"][Rank.TWO - 1]
     # Court cards were not measured: no count tells them apart.
-    for column in counts.likelihood.values():
-        assert np.all(column[Rank.JACK - 1:] == FLOOR)
+    for table in (counts.likelihood, counts.thumbed):
+        for column in table.values():
+            assert np.all(column[Rank.JACK - 1:] == FLOOR)
+
+
+def test_with_no_thumb_over_the_pips_three_fewer_weigh_against_a_rank(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """Four pips in a 4's places in plain view: a 7 would have three hidden where nothing
+    hides them (an index printed upright in the lower corner read upside down as 7)."""
+    middle = look_at_middle(_straight(dev_deck, "4D"))
+    assert not middle.thumbed
+    weighed = counts.weigh(_torn(Rank.FOUR, Rank.SEVEN), middle)
+    assert RANK_CLASSES[int(weighed.argmax())] == Rank.FOUR
+    assert weighed.max() >= ACCEPT_THRESHOLD
+    thumbed = counts.weigh(_torn(Rank.FOUR, Rank.SEVEN), replace(middle, thumbed=True))
+    assert thumbed.max() < ACCEPT_THRESHOLD
 
 
 def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
