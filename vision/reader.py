@@ -228,19 +228,18 @@ class CornerReader:
         # top index cut by the outline's side, was read as 9S at 0.99 from that one corner.
         if fitted and float(ranks[:, -1].max()) >= 0.5:
             checked = cap_rank(checked)
+        disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
+        # Two corners that each name a rank (at 0.5 or more), but not the same one, leave
+        # the reading to the pips; it stands only where they count its rank exactly (a court
+        # card's never does). A kde-ancient-egyptians 9C, its lower index upright, was read
+        # as 10 in one corner and 6 in the other: its nine pips made a sure 10C (0.98) of it.
+        named = bool((ranks[:, :-1].max(axis=1) >= 0.5).all())
+        unsettled = disagree and named and not self._pips.counts_exactly(rank, middle)
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
         # 3 px off, where the pips' places said nothing.
-        torn = int(ranks[0].argmax()) != int(ranks[1].argmax())
-        unchecked = checked.confidence == confidence
-        # Two corners that each name a rank surely, but not the same one, leave the reading
-        # to the pips; it stands only where they count its rank exactly. A
-        # kde-ancient-egyptians 9C, its lower index upright, read as 10 in one corner and 6
-        # in the other: its nine pips made a sure 10C (0.98) of it.
-        sure_each = ranks[:, :-1].max(axis=1) >= 0.5
-        if torn and sure_each.all() and not self._pips.counts_exactly(rank, middle):
-            checked = cap_rank(checked)
-        return checked, torn and unchecked
+        torn = disagree and checked.confidence == confidence
+        return (cap_rank(checked) if unsettled else checked), torn
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
