@@ -227,6 +227,10 @@ def main() -> None:
                              "mounted higher; glare: broad glare on a glossy card; shake: "
                              "the camera moved during the exposure); the reader may abstain "
                              "on such frames, but should never read them wrongly")
+    parser.add_argument("--stream", metavar="NAME",
+                        help="draw every mode's frames from the random stream of this name "
+                             "instead of the mode's own: other frames of the same conditions, "
+                             "for a survey past the benchmark's (e.g. --stream thumbs)")
     args = parser.parse_args()
     if not 0.0 <= args.thumbs <= 1.0:
         parser.error("--thumbs must be a share between 0 and 1")
@@ -252,7 +256,8 @@ def main() -> None:
 
         def rng_for(mode: str, deck: str = deck) -> np.random.Generator:
             # One stream per deck and mode: measuring one mode alone draws the same frames.
-            return np.random.default_rng([args.seed, sum(map(ord, deck)), sum(map(ord, mode))])
+            name = args.stream or mode
+            return np.random.default_rng([args.seed, sum(map(ord, deck)), sum(map(ord, name))])
 
         def misses(mode: str, deck: str = deck) -> str:
             return f"{deck} {mode}" if args.misses else ""

@@ -61,6 +61,11 @@ CORNER_H = 0.34
 PATCH_H = 64
 PATCH_W = 40
 
+#: An outline shorter than this share of the frame's height is a part of the card: the
+#: camera's mount makes a card 55-90% of it (RIG.md). Beside the thumb, the lower right of a
+#: tigullio QS, cut off by the thumb and the queen's picture, was located 0.43 of the frame
+#: high; its one index, twice its size straightened, was read as QC at 0.985.
+SHORTEST_OUTLINE = 0.5
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -143,7 +148,9 @@ class CornerReader:
         quad = locate(frame)
         if quad is None:
             return Reading(None, 0.0)
-        reading, torn = self._read_card(straighten(frame, quad), quad.fitted)
+        # An outline shorter than the camera's mount makes any card is a part of one.
+        short = quad.height < SHORTEST_OUTLINE * frame.shape[0]
+        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or short)
         if reading.is_sure or not torn:
             return reading
         # The corners disagree: a side of the outline may lie out on a reflection beside the
@@ -165,7 +172,7 @@ class CornerReader:
         fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
         return self._read_card(card, fitted)[0]
 
-    def _read_card(self, card: np.ndarray, fitted: bool) -> tuple[Reading, bool]:
+    def _read_card(self, card: np.ndarray, doubtful: bool) -> tuple[Reading, bool]:
         """The reading, and whether the two corners' likeliest classes ("no index" among
         them) differ while no check holds it: what an outline with one side off the card
         leaves (vision.locate.look_deeper)."""
@@ -223,10 +230,11 @@ class CornerReader:
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
         if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
             checked = cap_rank(checked)
-        # An outline fitted to the hull under a thumb that leaves one index off the card
-        # lies off at that corner, and may cut the other index too: a kde-penguins 8S, its
-        # top index cut by the outline's side, was read as 9S at 0.99 from that one corner.
-        if fitted and float(ranks[:, -1].max()) >= 0.5:
+        # A doubtful outline (fitted to the hull, or too short for a card) that leaves one
+        # index off the card lies off at that corner, and may cut the other index too: a
+        # kde-penguins 8S under the thumb, its top index cut by the outline's side, was
+        # read as 9S at 0.99 from that one corner.
+        if doubtful and float(ranks[:, -1].max()) >= 0.5:
             checked = cap_rank(checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
         # Two corners that each name a rank (at 0.5 or more), but not the same one, leave

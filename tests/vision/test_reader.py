@@ -26,6 +26,7 @@ from vision.reader import (
     load_reader,
 )
 from vision.reading import ACCEPT_THRESHOLD
+from vision.sceneparams import SceneParams
 from vision.stills import StillCamera
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
@@ -182,6 +183,23 @@ def test_one_index_read_alone_through_an_outline_fitted_to_the_hull_is_held(
         alone = reader.read_card(one_index)
         assert alone.is_sure and alone.card == Card.parse(code), alone
         assert not reader.read_card(one_index, fitted=True).is_sure
+
+
+def test_one_index_read_alone_through_an_outline_too_short_for_a_card_is_held(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
+    # The camera's mount makes a card 55-90% of the frame's height: an outline under half
+    # of it may be a part of the card (beside the thumb), its one index twice its size.
+    for code in ("8S", "KH"):
+        whole = dev_deck[Card.parse(code)]
+        one_index = whole.copy()
+        h, w = whole.shape[:2]
+        one_index[h - round(0.25 * h):, w - round(0.2 * w):] = whole[h // 2, w - 3]  # paper
+        for face, high, sure in ((whole, 0.46, True), (one_index, 0.75, True),
+                                 (one_index, 0.46, False)):
+            frame = StillCamera(SceneParams(card_height_frac=high), np.random.default_rng(0),
+                                [face]).shoot(face)
+            reading = reader.read(frame)
+            assert reading.card == Card.parse(code) and reading.is_sure == sure, (high, reading)
 
 
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
