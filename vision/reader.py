@@ -245,8 +245,10 @@ class CornerReader:
         unsettled = disagree and named and not self._pips.counts_exactly(rank, middle)
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
-        # 3 px off, where the pips' places said nothing.
-        torn = disagree and checked.confidence == confidence
+        # 3 px off, where the pips' places said nothing. Held, even where the cap left the
+        # confidence as it was: a bellot 3C, its rank capped (one corner through an outline
+        # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
+        torn = disagree and checked == reading
         return (cap_rank(checked) if unsettled else checked), torn
 
 
