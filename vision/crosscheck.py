@@ -159,24 +159,25 @@ def _measure(ink: np.ndarray) -> Middle:
     # 6D's pip cut to a third kept the pips from counting as of one size, and their places
     # from holding a 9 read).
     kept = ~strip & ~thumb
+    thumbed = bool(thumb.any())
     cut = _beside(labels, thumb)[kept]
     stats, centres = stats[kept], centres[kept]
     areas = stats[:, cv2.CC_STAT_AREA]
     banded = bool(band.any())
     if len(areas) == 0:
-        return Middle(0.0, 0.0, 0, False, 0.0, banded=banded, thumbed=bool(thumb.any()))
+        return Middle(0.0, 0.0, 0, False, 0.0, banded=banded, thumbed=thumbed)
     tallest = float(stats[:, cv2.CC_STAT_HEIGHT].max()) / h
     widest = float(stats[:, cv2.CC_STAT_WIDTH].max()) / w
     high = stats[:, cv2.CC_STAT_HEIGHT] >= _HIGH * h
     broadest = float(stats[high, cv2.CC_STAT_WIDTH].max()) / w if high.any() else 0.0
     # Pips: blobs at least a third the size of the largest (specks and stray lines are not).
     is_big = areas >= max(areas.max() / 3.0, 40)
-    whole = areas[is_big & ~cut]
-    alike = bool(len(whole) >= 2 and whole.min() >= 0.5 * whole.max())
+    whole = is_big & ~cut
+    alike = bool(whole.sum() >= 2 and areas[whole].min() >= 0.5 * areas[whole].max())
     places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
-                   for x, y in centres[is_big & ~cut])
+                   for x, y in centres[whole])
     return Middle(tallest, widest, int(is_big.sum()), alike, broadest, places, banded,
-                  bool(thumb.any()))
+                  thumbed)
 
 
 def _beside(labels: np.ndarray, which: np.ndarray) -> np.ndarray:

@@ -40,7 +40,7 @@ from vision.crosscheck import Middle, counts_pips, only_small_blobs
 from vision.reading import ModelError
 
 __all__ = ["FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT", "PLACES",
-           "PipCounts", "pip_key", "pip_places", "placed"]
+           "PipCounts", "counts_exactly", "pip_key", "pip_places", "placed"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -138,6 +138,12 @@ def pip_places(middle: Middle) -> frozenset[str]:
     return frozenset(found)
 
 
+def counts_exactly(rank: Rank, middle: Middle) -> bool:
+    """Whether the middle shows as many blobs of pip size as ``rank`` has pips."""
+    key = pip_key(middle)
+    return key != NO_COUNT and _blobs(key) == rank
+
+
 def _blobs(key: str) -> int:
     """The number of blobs a key counts (0 for NO_COUNT)."""
     return 0 if key == NO_COUNT else int(key.rstrip("?"))
@@ -227,12 +233,6 @@ class PipCounts:
         # was torn between 4 and 7 with four pips in a 4's places in plain view.
         table = self.thumbed if middle.thumbed else self.likelihood
         return _weighed(rank_p, table[key])
-
-    @staticmethod
-    def counts_exactly(rank: Rank, middle: Middle) -> bool:
-        """Whether the middle shows as many blobs of pip size as ``rank`` has pips."""
-        key = pip_key(middle)
-        return key != NO_COUNT and _blobs(key) == rank
 
     def layout_fits(self, rank: Rank, middle: Middle) -> bool:
         """Whether some dev deck's layout of ``rank`` shows a pip in each place where the

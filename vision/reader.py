@@ -34,7 +34,7 @@ from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_blac
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import find_indices
 from vision.locate import corners, locate, look_deeper, straighten
-from vision.pipcount import PipCounts
+from vision.pipcount import PipCounts, counts_exactly
 from vision.pixels import ninetieth
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
 
@@ -242,7 +242,7 @@ class CornerReader:
         # card's never does). A kde-ancient-egyptians 9C, its lower index upright, was read
         # as 10 in one corner and 6 in the other: its nine pips made a sure 10C (0.98) of it.
         named = bool((ranks[:, :-1].max(axis=1) >= 0.5).all())
-        unsettled = disagree and named and not self._pips.counts_exactly(rank, middle)
+        unsettled = disagree and named and not counts_exactly(rank, middle)
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
         # 3 px off, where the pips' places said nothing. Held, even where the cap left the
