@@ -26,6 +26,7 @@ import numpy as np
 
 from shoe.cards import Rank, Suit
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
+from vision.hearts import heart_on_its_head
 from vision.indices import (
     DARK,
     IndexBlobs,
@@ -240,11 +241,15 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     if contradicts(reading.rank, middle if middle is not None else look_at_middle(card)):
         return cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
+    diamond = reading.suit is Suit.DIAMONDS
     if indices is None:
-        indices = find_indices(card) if court or black else (None, None)
-    # A J or K read from a rank that encloses a tall counter: a German queen's D, say.
+        indices = find_indices(card) if court or black or diamond else (None, None)
+    # A J or K read from a rank that encloses a tall counter: a German queen's D, or a Q.
     if court and any(map(rank_encloses_counter, indices)):
         return cap_rank(reading)
+    # A heart printed on its head, which the network never learned, may be named a diamond.
+    if diamond and heart_on_its_head(indices):
+        return _cap_suit(reading)
     if black and not _glyphs_confirm(reading, card, glyphs, indices, evidence):
         return _cap_suit(reading)
     return reading

@@ -182,6 +182,33 @@ def test_an_unsure_reading_is_left_alone(deck_faces: Faces, glyphs: GlyphNet) ->
     assert check(unsure, _straight(deck_faces("anglo", 350), "QH"), glyphs) == unsure
 
 
+def _lower_suit_printed_upright(card: np.ndarray) -> np.ndarray:
+    """The card as a deck that prints its lower suit glyph unturned shows it: on its head
+    in the bottom-right corner turned round to be read."""
+    found = find_indices(card)[1]
+    assert found is not None and found.suit is not None
+    ys, xs = np.nonzero(found.labels == found.suit)
+    turned = card[::-1, ::-1].copy()  # that corner turned round is at the top left
+    box = turned[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    box[:] = box[::-1].copy()
+    return np.ascontiguousarray(turned[::-1, ::-1])
+
+
+@pytest.mark.parametrize("rank", ["A", "5", "8", "10", "K"])
+def test_a_heart_on_its_head_holds_a_diamond(deck_faces: Faces, glyphs: GlyphNet,
+                                            rank: str) -> None:
+    # The index network never saw a heart on its head (the dev decks turn their lower
+    # indices) and may name it a diamond surely.
+    faces = deck_faces("anglo", 350)
+    hearts = _lower_suit_printed_upright(_straight(faces, rank + "H"))
+    held = check(_sure(rank + "D"), hearts, glyphs)
+    assert not held.is_sure and held.suit_confidence <= CAP
+    assert check(_sure(rank + "H"), hearts, glyphs) == _sure(rank + "H")
+    # A diamond on its head is a diamond.
+    diamonds = _lower_suit_printed_upright(_straight(faces, rank + "D"))
+    assert check(_sure(rank + "D"), diamonds, glyphs) == _sure(rank + "D")
+
+
 @pytest.mark.parametrize("deck", ["berlin", "lattmann", "rheinland"])
 def test_a_german_queen_read_as_a_jack_is_capped(deck_faces: Faces, glyphs: GlyphNet,
                                                  deck: str) -> None:
@@ -200,6 +227,19 @@ def test_no_standard_jack_or_king_encloses_a_counter(deck_faces: Faces, deck: st
     for code in (r + s for r in "JK" for s in "SHDC"):
         card = _straight(faces, code)
         assert not any(map(rank_encloses_counter, find_indices(card))), (deck, code)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot", "orell", "dondorf"])
+def test_a_queen_read_as_a_king_or_a_jack_is_held(deck_faces: Faces, glyphs: GlyphNet,
+                                                  deck: str) -> None:
+    # A Q's bowl is a counter too, its tail making the glyph taller than the bowl.
+    faces = deck_faces(deck, 350)
+    for suit in "SHDC":
+        queen = _straight(faces, "Q" + suit)
+        for misread in ("K" + suit, "J" + suit):
+            held = check(_sure(misread), queen, glyphs)
+            assert not held.is_sure and held.rank_confidence <= CAP, (deck, misread)
+        assert check(_sure("Q" + suit), queen, glyphs) == _sure("Q" + suit)
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import cv2
@@ -13,7 +14,9 @@ from vision.hearts import (
     DIAMOND_SHAPE,
     EVIDENCE,
     HEART_SHAPE,
+    RANK_OVER_GLYPH,
     RED_INK,
+    heart_on_its_head,
     ink_colour,
     red_suit_log_odds,
     red_suits_torn,
@@ -39,11 +42,30 @@ def _says(card: np.ndarray) -> float:
     return red_suit_log_odds(find_indices(card))
 
 
-def _index_of(glyph: np.ndarray, colour: float = 0.6) -> IndexBlobs:
+def _index_of(glyph: np.ndarray, colour: float = 0.6, rank_height: int | None = None
+              ) -> IndexBlobs:
     """An index corner whose suit glyph (label 2) is ``glyph`` (0/1), printed in ink of
-    this colour (red by default)."""
-    return IndexBlobs(glyph.astype(np.float32), np.full(glyph.shape, colour, np.float32),
-                      glyph.astype(np.int32) * 2, 1, 2)
+    this colour (red by default), under a rank (label 1) as tall as it unless given."""
+    h, w = glyph.shape
+    labels = np.zeros((2 * h, w), np.int32)
+    labels[h - (h if rank_height is None else rank_height):h, w // 4:3 * w // 4] = 1
+    labels[h:] = glyph.astype(np.int32) * 2
+    return IndexBlobs((labels > 0).astype(np.float32), np.full(labels.shape, colour, np.float32),
+                      labels, 1, 2)
+
+
+def _heart() -> np.ndarray:
+    heart = np.zeros((40, 40), np.uint8)
+    cv2.circle(heart, (12, 12), 9, 1, -1)
+    cv2.circle(heart, (27, 12), 9, 1, -1)
+    cv2.fillConvexPoly(heart, np.array([[4, 16], [35, 16], [20, 36]]), 1)
+    return heart
+
+
+def _diamond() -> np.ndarray:
+    diamond = np.zeros((40, 40), np.uint8)
+    cv2.fillConvexPoly(diamond, np.array([[20, 2], [34, 19], [20, 37], [6, 19]]), 1)
+    return diamond
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
@@ -76,12 +98,7 @@ def test_through_the_camera_no_glyph_names_the_other_red_suit(
 
 
 def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
-    heart = np.zeros((40, 40), np.uint8)
-    cv2.circle(heart, (12, 12), 9, 1, -1)
-    cv2.circle(heart, (27, 12), 9, 1, -1)
-    cv2.fillConvexPoly(heart, np.array([[4, 16], [35, 16], [20, 36]]), 1)
-    diamond = np.zeros((40, 40), np.uint8)
-    cv2.fillConvexPoly(diamond, np.array([[20, 2], [34, 19], [20, 37], [6, 19]]), 1)
+    heart, diamond = _heart(), _diamond()
     heart_shape, diamond_shape = top_less_bottom(heart), top_less_bottom(diamond)
     assert heart_shape is not None and heart_shape >= HEART_SHAPE
     assert diamond_shape is not None and abs(diamond_shape) <= DIAMOND_SHAPE
@@ -95,10 +112,23 @@ def test_a_heart_is_broad_at_the_top_and_a_diamond_is_not() -> None:
     assert red_suit_log_odds([_index_of(diamond[::-1])]) == pytest.approx(-EVIDENCE)
 
 
+def test_only_a_heart_stands_on_its_head() -> None:
+    heart, diamond = _heart(), _diamond()
+    assert heart_on_its_head([None, _index_of(heart[::-1])])
+    assert not heart_on_its_head([_index_of(heart), None])
+    assert not heart_on_its_head([_index_of(diamond[::-1]), _index_of(diamond)])
+    assert not heart_on_its_head([_index_of(heart[::-1], colour=0.05)])  # black ink
+    assert not heart_on_its_head([None, None])
+    # Over a sliver (the card's edge taken for the rank), the "glyph" may be an A.
+    tall = int(np.ptp(np.flatnonzero(heart.any(axis=1)))) + 1
+    assert not heart_on_its_head([_index_of(heart[::-1], rank_height=3)])
+    least = math.ceil(RANK_OVER_GLYPH * tall)
+    assert heart_on_its_head([_index_of(heart[::-1], rank_height=least)])
+
+
 def test_only_a_glyph_of_red_ink_says_a_red_suit() -> None:
     # A black blob under a red rank is a piece of a picture (a king's ermine, say).
-    diamond = np.zeros((40, 40), np.uint8)
-    cv2.fillConvexPoly(diamond, np.array([[20, 2], [34, 19], [20, 37], [6, 19]]), 1)
+    diamond = _diamond()
     assert red_suit_log_odds([_index_of(diamond, colour=RED_INK)]) == pytest.approx(-EVIDENCE)
     assert red_suit_log_odds([_index_of(diamond, colour=0.05)]) == 0.0
 
