@@ -30,6 +30,7 @@ __all__ = [
     "ink_levels",
     "rank_encloses_counter",
     "speckled",
+    "turn_glyphs",
 ]
 
 #: Ink is darker than this share of the paper around it.
@@ -104,6 +105,42 @@ def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None
     """:func:`find_index` in both index corners of a straightened card."""
     top, bottom = index_corners(card)
     return find_index(top), find_index(bottom)
+
+
+#: A blob beside the rank is a part of it (a 10's 0) where their heights are within this
+#: share of each other, and it shares this share of the shorter one's rows.
+_BESIDE_RANK = 0.8
+
+
+def turn_glyphs(card: np.ndarray, corner: int, found: IndexBlobs) -> np.ndarray:
+    """The straightened card with the rank and the suit glyph of one index corner (0 the
+    top-left, 1 the bottom-right, as :func:`find_indices`) each turned half round where it
+    stands. A deck that prints its lower index unturned (kde-ancient-egyptians) shows it
+    upside down in the turned corner, rank still above suit: so turned, it reads as any
+    other deck's."""
+    assert found.suit is not None
+    view = card[::-1, ::-1].copy() if corner else card.copy()  # the corner at the top left
+    for mask in (_whole_rank(found), found.labels == found.suit):
+        ys, xs = np.nonzero(mask)
+        box = view[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        box[:] = box[::-1, ::-1].copy()
+    return np.ascontiguousarray(view[::-1, ::-1]) if corner else view
+
+
+def _whole_rank(found: IndexBlobs) -> np.ndarray:
+    """The rank's blob with those beside it of about its height in about its rows (a 10's
+    0 beside its 1; not a line of a court card's frame)."""
+    rows = np.flatnonzero((found.labels == found.rank).any(axis=1))
+    top, bottom = rows[0], rows[-1]
+    keep = []
+    for label in np.unique(found.labels[top:bottom + 1]):
+        spans = np.flatnonzero((found.labels == label).any(axis=1))
+        shared = min(bottom, spans[-1]) - max(top, spans[0]) + 1
+        if (label not in (0, found.suit)
+                and _BESIDE_RANK * len(rows) <= len(spans) <= len(rows) / _BESIDE_RANK
+                and shared >= _BESIDE_RANK * min(len(rows), len(spans))):
+            keep.append(label)
+    return np.isin(found.labels, keep)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,10 +29,16 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import SHARP_ENOUGH, cap_rank, check, look_at_middle, print_blur
+from vision.crosscheck import (
+    SHARP_ENOUGH,
+    cap_rank,
+    check,
+    look_at_middle,
+    print_blur,
+)
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
-from vision.indices import find_indices
+from vision.indices import IndexBlobs, find_indices, turn_glyphs
 from vision.locate import corners, locate, look_deeper, straighten
 from vision.pipcount import PipCounts, counts_exactly
 from vision.pixels import ninetieth
@@ -236,6 +242,9 @@ class CornerReader:
         # read as 9S at 0.99 from that one corner.
         if doubtful and float(ranks[:, -1].max()) >= 0.5:
             checked = cap_rank(checked)
+        if checked.is_sure and float(ranks[:, -1].max()) >= 0.5:
+            checked = self._check_unturned(card, ranks[:, -1], indices or find_indices(card),
+                                           checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
         # Two corners that each name a rank (at 0.5 or more), but not the same one, leave
         # the reading to the pips; it stands only where they count its rank exactly (a court
@@ -250,6 +259,31 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return (cap_rank(checked) if unsettled else checked), torn
+
+
+    def _check_unturned(self, card: np.ndarray, no_index: np.ndarray,
+                        indices: tuple[IndexBlobs | None, IndexBlobs | None],
+                        reading: Reading) -> Reading:
+        """The reading, held where a corner the network sees no index in (``no_index``, by
+        corner) shows one that, its glyphs turned half round where they stand
+        (:func:`vision.indices.turn_glyphs`), names another rank surely. A deck that prints
+        its lower index unturned is read from one corner alone, which nothing else
+        witnesses: kde-ancient-egyptians' 2S, its 2 cut short by the outline, was read as
+        4S at 0.97, while the other corner, so turned, read 2 at 1.0. Only a sure rank
+        counts: glyphs found in part (a blurred 10's 1 broken up) turn into print the
+        network may misread at 0.77. The suit, so turned, was misread more often than its
+        other witnesses miss."""
+        for corner, found in enumerate(indices):
+            if no_index[corner] < 0.5 or found is None or found.suit is None:
+                continue
+            turned = corners(turn_glyphs(card, corner, found), CORNER_W, CORNER_H)[corner]
+            ranks, _ = self._net.probabilities(normalise_patch(turned)[None])
+            rank_i = int(ranks[0].argmax())
+            if RANK_CLASSES[rank_i] is None or ranks[0, rank_i] < ACCEPT_THRESHOLD:
+                continue
+            if RANK_CLASSES[rank_i] != reading.rank:
+                return cap_rank(reading)
+        return reading
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

@@ -13,6 +13,7 @@ import pytest
 from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
+from vision.indices import find_indices, turn_glyphs
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.reader import (
     PATCH_H,
@@ -200,6 +201,29 @@ def test_one_index_read_alone_through_an_outline_too_short_for_a_card_is_held(
                                 [face]).shoot(face)
             reading = reader.read(frame)
             assert reading.card == Card.parse(code) and reading.is_sure == sure, (high, reading)
+
+
+@pytest.mark.parametrize(("code", "misprint"), [("KH", "JH"), ("KS", "JS"), ("KC", "JC")])
+def test_an_index_printed_unturned_witnesses_the_other_corner(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], code: str, misprint: str
+) -> None:
+    # A deck that prints its lower index unturned shows it upside down in the corner turned
+    # to read it, where the network sees no index; turned back where its glyphs stand, it
+    # must name the card the upper index names.
+    def straight(code: str) -> np.ndarray:
+        return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
+                          interpolation=cv2.INTER_AREA)
+
+    printed = straight(code)
+    found = find_indices(printed)[1]
+    assert found is not None
+    card = turn_glyphs(printed, 1, found)  # the lower index printed unturned
+    assert np.array_equal(turn_glyphs(card, 1, found), printed)  # each glyph turned in place
+    alone = reader.read_card(card)
+    assert alone.is_sure and alone.card == Card.parse(code), alone
+    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+    card[:h, :w] = straight(misprint)[:h, :w]  # the upper index another court card's
+    assert not reader.read_card(card).is_sure
 
 
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
