@@ -41,7 +41,7 @@ from vision.pixels import darkest_channel, lit_channels, paper_colour
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "cap_suit", "check", "colour_lost",
+    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check", "colour_lost",
     "contradicts", "counts_pips", "look_at_middle", "only_small_blobs", "print_blur",
     "print_smear",
 ]
@@ -235,9 +235,9 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         return reading
     if print_smear(card) > SMEARED:
         # Smeared print (a camera shaken during the exposure) was read surely wrong.
-        return cap_suit(cap_rank(reading))
+        return _cap_suit(cap_rank(reading))
     if colour_lost(card):
-        return cap_suit(reading)
+        return _cap_suit(reading)
     if contradicts(reading.rank, middle if middle is not None else look_at_middle(card)):
         return cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
@@ -249,9 +249,9 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         return cap_rank(reading)
     # A heart printed on its head, which the network never learned, may be named a diamond.
     if diamond and heart_on_its_head(indices):
-        return cap_suit(reading)
+        return _cap_suit(reading)
     if black and not _glyphs_confirm(reading, card, glyphs, indices, evidence):
-        return cap_suit(reading)
+        return _cap_suit(reading)
     return reading
 
 
@@ -343,8 +343,7 @@ def cap_rank(reading: Reading) -> Reading:
                    rank_confidence=min(reading.rank_confidence, CAP))
 
 
-def cap_suit(reading: Reading) -> Reading:
-    """The reading with its suit's confidence (and so its own) capped at CAP."""
+def _cap_suit(reading: Reading) -> Reading:
     return replace(reading, confidence=min(reading.confidence, CAP),
                    suit_confidence=min(reading.suit_confidence, CAP))
 

@@ -112,15 +112,19 @@ def find_indices(card: np.ndarray) -> tuple[IndexBlobs | None, IndexBlobs | None
 _BESIDE_RANK = 0.8
 
 
-def turn_glyphs(card: np.ndarray, corner: int, found: IndexBlobs) -> np.ndarray:
+def turn_glyphs(card: np.ndarray, corner: int, found: IndexBlobs, together: bool = False
+                ) -> np.ndarray:
     """The straightened card with the rank and the suit glyph of one index corner (0 the
     top-left, 1 the bottom-right, as :func:`find_indices`) each turned half round where it
-    stands. A deck that prints its lower index unturned (kde-ancient-egyptians) shows it
-    upside down in the turned corner, rank still above suit: so turned, it reads as any
-    other deck's."""
+    stands, or (``together``) turned as one block. A deck may print its lower index
+    unturned, so that it stands upside down in the corner turned to read it: as the upper
+    one is, the glyph then over the rank (turned as a block, it reads as any other deck's),
+    or, as kde-ancient-egyptians does, with the rank still over the glyph (each turned
+    where it stands)."""
     assert found.suit is not None
     view = card[::-1, ::-1].copy() if corner else card.copy()  # the corner at the top left
-    for mask in (_whole_rank(found), found.labels == found.suit):
+    rank, suit = _whole_rank(found), found.labels == found.suit
+    for mask in ([rank | suit] if together else [rank, suit]):
         ys, xs = np.nonzero(mask)
         box = view[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
         box[:] = box[::-1, ::-1].copy()

@@ -10,9 +10,10 @@ probabilities are averaged, so a disagreement lowers the confidence instead of p
 The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), the suit
 glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), the suit glyphs cut out
 alone spades against clubs (:mod:`vision.glyphs`), and the middle and the suit glyphs may
-then hold a reading they contradict (:mod:`vision.crosscheck`). Corners that disagree may
-mean an outline with a side off the card: the reader then looks again, the sides searched
-deeper into the card (:func:`vision.locate.look_deeper`).
+then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner that shows
+an index the network sees none in (a lower index printed unturned), read again turned
+back. Corners that disagree may mean an outline with a side off the card: the reader then
+looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`).
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -29,13 +30,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import (
-    SHARP_ENOUGH,
-    cap_rank,
-    check,
-    look_at_middle,
-    print_blur,
-)
+from vision.crosscheck import SHARP_ENOUGH, cap_rank, check, look_at_middle, print_blur
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import IndexBlobs, find_indices, turn_glyphs
@@ -271,19 +266,28 @@ class CornerReader:
         witnesses: kde-ancient-egyptians' 2S, its 2 cut short by the outline, was read as
         4S at 0.97, while the other corner, so turned, read 2 at 1.0. Only a sure rank
         counts: glyphs found in part (a blurred 10's 1 broken up) turn into print the
-        network may misread at 0.77. The suit, so turned, was misread more often than its
-        other witnesses miss."""
+        network may misread at 0.77. An index printed unturned just as the upper one is
+        (its glyph over its rank once turned) turns back as one block; its glyphs each
+        turned were read surely as another rank (a 3 as 9 at 0.94), so the block naming
+        the reading's rank lets it stand. The suit, so turned, was misread more often than
+        its other witnesses miss."""
         for corner, found in enumerate(indices):
             if no_index[corner] < 0.5 or found is None or found.suit is None:
                 continue
-            turned = corners(turn_glyphs(card, corner, found), CORNER_W, CORNER_H)[corner]
-            ranks, _ = self._net.probabilities(normalise_patch(turned)[None])
-            rank_i = int(ranks[0].argmax())
-            if RANK_CLASSES[rank_i] is None or ranks[0, rank_i] < ACCEPT_THRESHOLD:
+            each = self._sure_rank(turn_glyphs(card, corner, found), corner)
+            if each is None or each == reading.rank:
                 continue
-            if RANK_CLASSES[rank_i] != reading.rank:
+            block = self._sure_rank(turn_glyphs(card, corner, found, together=True), corner)
+            if block != reading.rank:
                 return cap_rank(reading)
         return reading
+
+    def _sure_rank(self, card: np.ndarray, corner: int) -> Rank | None:
+        """The rank the network names at the accept threshold in one corner, if any."""
+        patch = normalise_patch(corners(card, CORNER_W, CORNER_H)[corner])
+        ranks, _ = self._net.probabilities(patch[None])
+        rank_i = int(ranks[0].argmax())
+        return RANK_CLASSES[rank_i] if ranks[0, rank_i] >= ACCEPT_THRESHOLD else None
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

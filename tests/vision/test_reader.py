@@ -207,9 +207,10 @@ def test_one_index_read_alone_through_an_outline_too_short_for_a_card_is_held(
 def test_an_index_printed_unturned_witnesses_the_other_corner(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], code: str, misprint: str
 ) -> None:
-    # A deck that prints its lower index unturned shows it upside down in the corner turned
-    # to read it, where the network sees no index; turned back where its glyphs stand, it
-    # must name the card the upper index names.
+    # A deck that prints its lower index unturned, the rank still over the glyph, shows it
+    # upside down in the corner turned to read it, where the network sees no index; its
+    # glyphs turned back where they stand, it must name the card the upper index names.
+    # (An index printed unturned as one block is test_pipcount's upright lower index.)
     def straight(code: str) -> np.ndarray:
         return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
                           interpolation=cv2.INTER_AREA)
@@ -217,8 +218,10 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     printed = straight(code)
     found = find_indices(printed)[1]
     assert found is not None
+    for together in (False, True):  # turned back where it was turned
+        assert np.array_equal(turn_glyphs(turn_glyphs(printed, 1, found, together), 1, found,
+                                          together), printed)
     card = turn_glyphs(printed, 1, found)  # the lower index printed unturned
-    assert np.array_equal(turn_glyphs(card, 1, found), printed)  # each glyph turned in place
     alone = reader.read_card(card)
     assert alone.is_sure and alone.card == Card.parse(code), alone
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
