@@ -222,6 +222,9 @@ class CornerReader:
             return Reading(None, 0.0, None, suit, 0.0, suit_conf), False
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
+        one_index = float(ranks[:, -1].max()) >= 0.5  # a corner shows no index
+        if indices is None and one_index and reading.is_sure:
+            indices = find_indices(card)  # once, for the checks and the corner turned back
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
@@ -235,11 +238,11 @@ class CornerReader:
         # index off the card lies off at that corner, and may cut the other index too: a
         # kde-penguins 8S under the thumb, its top index cut by the outline's side, was
         # read as 9S at 0.99 from that one corner.
-        if doubtful and float(ranks[:, -1].max()) >= 0.5:
+        if doubtful and one_index:
             checked = cap_rank(checked)
-        if checked.is_sure and float(ranks[:, -1].max()) >= 0.5:
-            checked = self._check_unturned(card, ranks[:, -1], indices or find_indices(card),
-                                           checked)
+        if checked.is_sure and one_index:
+            assert indices is not None  # found above: a check only lowers a reading
+            checked = self._check_unturned(card, ranks[:, -1], indices, checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
         # Two corners that each name a rank (at 0.5 or more), but not the same one, leave
         # the reading to the pips; it stands only where they count its rank exactly (a court
@@ -254,7 +257,6 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return (cap_rank(checked) if unsettled else checked), torn
-
 
     def _check_unturned(self, card: np.ndarray, no_index: np.ndarray,
                         indices: tuple[IndexBlobs | None, IndexBlobs | None],
