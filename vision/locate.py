@@ -46,6 +46,11 @@ _MAX_SLANT = math.tan(math.radians(_MAX_SLANT_DEG))  # as rise over run
 #: look_deeper searches each side this far into the card (frame pixels; the first search
 #: goes 14): outlines drawn out onto a reflection beside the card lay 21-37 pixels out.
 _DEEP = 42
+#: How far (frame pixels) the sides of a quadrilateral fitted to the region's hull, once
+#: the edges confirm it, are searched again out of it: twice as far as found sides
+#: (vision.outline), since a hull may lie well inside the card (_confirmed). 20 left more
+#: outlines close to the card, but one cut off an index that was then misread.
+_HULL_REACH = 28
 #: A second outline whose corners all lie within this (frame pixels) of the first is the
 #: same one, and would be read the same.
 _SAME_OUTLINE = 2.0
@@ -286,12 +291,24 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
         return None
     refined = refine_sides(lightness, rough.array())
     quad = None if refined is None else quad_from_corners(refined)
-    if quad is not None and _plausible(quad, h):
-        return quad if sides_found else replace(quad, fitted=True)
-    # A side that locked onto a big index or a shadow: the rough outline is better, if its
-    # sides were found. A quadrilateral fitted to the region's hull that no edge confirms
-    # is a guess (under a thumb it cut off an index, and a 3 was surely read as a jack).
-    return rough if sides_found else None
+    if quad is None or not _plausible(quad, h):
+        # A side that locked onto a big index or a shadow: the rough outline is better, if
+        # its sides were found. A quadrilateral fitted to the region's hull that no edge
+        # confirms is a guess (under a thumb it cut off an index, and a 3 was surely read
+        # as a jack).
+        return rough if sides_found else None
+    if sides_found:
+        return quad
+    # A hull may lie well inside the card: beside a thumb, a kde-ancient-egyptians 6D's
+    # hull stopped 23 pixels above the card's lower edge, where its side, searched 14
+    # pixels out, settled on noise and cut off the index (read as 9D at 0.998). Where the
+    # edges confirm a hull, its sides are found again searched further out. Only there: a
+    # hull the nearer search leaves unconfirmed, confirmed by the further one, stopped the
+    # search before the outline it would have found next (95 pixels off at a corner).
+    further = refine_sides(lightness, rough.array(), outward=_HULL_REACH)
+    if further is not None and _plausible(quad_from_corners(further), h):
+        quad = quad_from_corners(further)
+    return replace(quad, fitted=True)
 
 
 def _largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

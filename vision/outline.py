@@ -146,18 +146,18 @@ def rough_sides(region: np.ndarray, hidden: np.ndarray | None = None) -> np.ndar
                      meet(al, bl, ab, bb)], dtype=np.float32) + 0.5
 
 
-def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH
-                 ) -> np.ndarray | None:
+def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
+                 outward: int = _SEARCH) -> np.ndarray | None:
     """Corners where the four sides, found at full resolution, meet.
 
     Each side is searched along short profiles across the rough outline (``inward``
-    pixels into the card, _SEARCH out of it) for the steepest fall from the card's white
+    pixels into the card, ``outward`` out of it) for the steepest fall from the card's white
     to the darker box; a rounded corner or a lip does not move the fitted line, and a
     line fitted through many points is sub-pixel exact. None where a side shows too
     little edge, or the sides meet far from the rough corners.
     """
     centre = quad.mean(axis=0)
-    offsets = np.arange(-inward, _SEARCH + 1, dtype=np.float32)
+    offsets = np.arange(-inward, outward + 1, dtype=np.float32)
     bases, normals = [], []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -203,6 +203,6 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH
         corners.append(p1 + t * d1)
     refined = np.array(corners, dtype=np.float32)
     # A wild intersection means a side locked onto something else.
-    if np.abs(refined - quad).max() > 1.5 * max(inward, _SEARCH):
+    if np.abs(refined - quad).max() > 1.5 * max(inward, outward):
         return None
     return refined

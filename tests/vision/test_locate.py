@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from shoe.cards import Card
+from shoe.cards import FULL_DECK, Card
 from vision.locate import (
     CARD_H,
     CARD_W,
@@ -21,6 +21,8 @@ from vision.locate import (
     quad_from_corners,
     straighten,
 )
+from vision.outline import refine_sides
+from vision.pixels import darkest_channel
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 
@@ -238,6 +240,46 @@ def test_an_outline_fitted_to_the_regions_hull_says_so() -> None:
     assert sum(quad is not None and quad.fitted for quad in dark_thumb) >= 3
     alone = [locate(frame) for frame in stills(DEV_DECK, CARDS, seed=21)]
     assert not any(quad is not None and quad.fitted for quad in alone)
+
+
+def test_a_side_well_inside_the_card_is_found_when_searched_further_out() -> None:
+    # A quadrilateral fitted to the region's hull may lie well inside the card beside a
+    # thumb; where the edges confirm it, locate finds its sides again searched 28 px out,
+    # twice as far as found ones. A lower side 22 px short then comes out where it does
+    # from the card's own outline; searched 14 px out it settles on noise, or on nothing.
+    deck = faces(DEV_DECK)
+    rng = np.random.default_rng(5)
+    for code in ("AH", "7S", "QC", "10D", "3C", "KH"):
+        face = deck[Card.parse(code)]
+        camera = StillCamera(SceneParams.random(rng, "normal"), rng, [face])
+        lightness = darkest_channel(camera.shoot(face))
+        truth = quad_from_corners(camera.scene.card_corners()).array()
+        short = truth.copy()
+        short[2:, 1] -= 22  # the lower corners
+        from_truth = refine_sides(lightness, truth)
+        assert from_truth is not None
+        wide = refine_sides(lightness, short, outward=28)
+        assert wide is not None and np.abs(wide - from_truth).max() < 1.0, code
+        narrow = refine_sides(lightness, short)
+        assert narrow is None or np.abs(narrow - from_truth).max() > 10.0, code
+
+
+def test_a_confirmed_hull_is_found_again_searched_further_out() -> None:
+    # A dark thumb on a 10H (the second of a seeded run of such frames): the outline is
+    # fitted to the region's hull, whose side lay inside the card. Searched 14 px out, the
+    # outline lay 15.8 px off the card's corners; searched again 28 px out, 6.4.
+    deck = faces(DEV_DECK)
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        card = FULL_DECK[int(rng.integers(52))]
+        params = replace(SceneParams.random(rng, "normal"), skin_bgr=(45, 60, 95))
+        camera = StillCamera(params, rng, [deck[card]])
+        frame = camera.shoot(deck[card], thumb=Thumb.random(rng))
+    assert card == Card.parse("10H")
+    quad = locate(frame)
+    truth = quad_from_corners(camera.scene.card_corners()).array()
+    assert quad is not None and quad.fitted
+    assert np.abs(quad.array() - truth).max() < 8.0
 
 
 def test_the_dealers_thumb_running_off_the_picture_is_cut_off_the_outline() -> None:
