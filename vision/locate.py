@@ -277,7 +277,8 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     """The outline from rough corners (in work pixels), refined on the frame's edges
     (``lightness``: its darkest channel), if
     it can be the card; the rough one if the edges do not settle it but its sides were
-    found (not only fitted to a hull)."""
+    found (not only fitted to a hull). A hull the edges confirm is refined again, its
+    sides searched further out (_HULL_REACH)."""
     h, w = lightness.shape
     rough = quad_from_corners(corners_small / scale)
     if not _plausible(rough, h):
@@ -306,9 +307,8 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     # hull the nearer search leaves unconfirmed, confirmed by the further one, stopped the
     # search before the outline it would have found next (95 pixels off at a corner).
     further = refine_sides(lightness, rough.array(), outward=_HULL_REACH)
-    if further is not None and _plausible(quad_from_corners(further), h):
-        quad = quad_from_corners(further)
-    return replace(quad, fitted=True)
+    wider = None if further is None else quad_from_corners(further)
+    return replace(wider if wider is not None and _plausible(wider, h) else quad, fitted=True)
 
 
 def _largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
