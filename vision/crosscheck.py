@@ -90,9 +90,12 @@ _HIGH = 0.2
 #: A thumb rising from the middle's lower edge stays this share of the middle's height
 #: below its top; a court card's picture reaches higher.
 _THUMB_TOP = 0.3
+#: Pips are narrower than this share of the middle's width, and smaller blobs only.
+_PIP_WIDEST = 0.45
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
-#: _WIDER_THAN_PIPS is a strip: an edge, not print. So is a band lower than _HIGH from side
-#: to side: the box past a card located far too large (0.042 high below a candle-lit 9H).
+#: _WIDER_THAN_PIPS, or than a pip along the middle's top or bottom edge, is a strip: an
+#: edge, not print. So is a band lower than _HIGH from side to side: the box past a card
+#: located far too large (0.042 high below a candle-lit 9H).
 _STRIP = 0.04
 #: A pip the thumb cuts lies within two pixels of it: its lit edge parts them at most.
 _TWO_PIXELS = np.ones((5, 5), np.uint8)
@@ -148,7 +151,13 @@ def _measure(ink: np.ndarray) -> Middle:
     # middle, neither picture nor pip (it kept the pips of some 1 in 400 hard frames of
     # number cards from being counted), or, located far too large, a band from side to side.
     tops, widths, heights = stats[:, 1:4].T
-    thin = (heights <= _STRIP * h) & (widths >= _WIDER_THAN_PIPS * w)
+    # A thumb may cut the strip short: a kde-ancient-egyptians 9D's was 0.57 of the width,
+    # kept its pips from being counted and placed, and the 9 read as a 6 from one corner
+    # stood (0.987), though a 6 has no pip between its rows. The box shows from the
+    # middle's edge; a court picture's frame line, within it, is print.
+    at_edge = (tops == 0) | (tops + heights >= h)
+    thin = (heights <= _STRIP * h) & (
+        (widths >= _WIDER_THAN_PIPS * w) | (at_edge & (widths >= _PIP_WIDEST * w)))
     band = (widths == w) & ~thin & (heights < _HIGH * h)
     strip = thin | band
     # The dealer's thumb comes in from below (the hand runs off the picture's bottom): a
@@ -200,7 +209,7 @@ def _is_picture(m: Middle) -> bool:
 
 def only_small_blobs(m: Middle) -> bool:
     """Print in blobs no bigger than pips, no picture."""
-    return m.blobs > 0 and m.tallest < 0.3 and m.widest < 0.45
+    return m.blobs > 0 and m.tallest < 0.3 and m.widest < _PIP_WIDEST
 
 
 def counts_pips(m: Middle) -> bool:

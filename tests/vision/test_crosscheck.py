@@ -87,6 +87,24 @@ def test_the_box_past_a_card_located_too_large_does_not_spoil_the_count(
     assert edged.blobs == clean.blobs == Card.parse(code).rank
 
 
+@pytest.mark.parametrize("code", ["3D", "9D", "10C"])
+def test_the_box_past_the_card_cut_short_by_the_thumb_does_not_spoil_the_count(
+        deck_faces: Faces, code: str) -> None:
+    card = _straight(deck_faces("anglo", 350), code)
+    clean = look_at_middle(card)
+    # The outline a little too low, the box's dark edge across the foot of the middle (it
+    # ends at 93% of 252 px), but a thumb the paper's colour, no ink, hides its left part:
+    # the strip left runs over the right 57% of the middle (which spans x 38-142).
+    lined = card.copy()
+    card[230:234, 83:142] = 40
+    edged = look_at_middle(card)
+    assert counts_pips(clean) and counts_pips(edged)
+    assert edged.blobs == clean.blobs == Card.parse(code).rank
+    # As wide a line clear of the edge is print (a court picture's frame line), not the box.
+    lined[224:228, 83:142] = 40
+    assert look_at_middle(lined).widest > 0.5
+
+
 @pytest.mark.parametrize("code", ["3D", "9H", "10C"])
 @pytest.mark.parametrize("at_top", [False, True])
 def test_the_box_in_a_band_across_the_middles_edge_does_not_spoil_the_count(
