@@ -305,7 +305,6 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     sides searched further out (_HULL_REACH)."""
     h, w = lightness.shape
     rough = quad_from_corners(corners_small / scale)
-    # A hull fitted round a thumb's bay may be sheared where the card's outline is not.
     if not _plausible(rough, h, square=False):
         return None
     # The box's metal frame lies between the card and the picture's sides; a region that
@@ -333,8 +332,10 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     # search before the outline it would have found next (95 pixels off at a corner).
     further = refine_sides(lightness, rough.array(), outward=_HULL_REACH)
     wider = None if further is None else quad_from_corners(further)
-    best = wider if wider is not None and _plausible(wider, h) else quad
-    return replace(best, fitted=True) if _plausible(best, h) else None
+    # The outline returned must be square; the hull and the refinement that confirmed it
+    # need not be (a hull round a thumb's bay may be sheared where the card is not).
+    square = [q for q in (wider, quad) if q is not None and _plausible(q, h)]
+    return replace(square[0], fitted=True) if square else None
 
 
 def _largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
