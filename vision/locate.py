@@ -299,10 +299,9 @@ def _hull_if_solid(contour: np.ndarray, least: float) -> np.ndarray | None:
 def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
                at_side: bool, sides_found: bool) -> CardQuad | None:
     """The outline from rough corners (in work pixels), refined on the frame's edges
-    (``lightness``: its darkest channel), if
-    it can be the card; the rough one if the edges do not settle it but its sides were
-    found (not only fitted to a hull). A hull the edges confirm is refined again, its
-    sides searched further out (_HULL_REACH)."""
+    (``lightness``: its darkest channel), if it can be the card; the rough one if the
+    edges do not settle it but its sides were found (not only fitted to a hull). A hull
+    the edges confirm is refined again, its sides searched further out (_HULL_REACH)."""
     h, w = lightness.shape
     rough = quad_from_corners(corners_small / scale)
     if not _plausible(rough, h, square=False):
@@ -318,9 +317,8 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     quad = None if refined is None else quad_from_corners(refined)
     if quad is None or not _plausible(quad, h, square=sides_found):
         # A side that locked onto a big index or a shadow: the rough outline is better, if
-        # its sides were found. A quadrilateral fitted to the region's hull that no edge
-        # confirms is a guess (under a thumb it cut off an index, and a 3 was surely read
-        # as a jack).
+        # its sides were found. A hull's quadrilateral that no edge confirms is a guess
+        # (under a thumb it cut off an index, and a 3 was surely read as a jack).
         return rough if sides_found and _plausible(rough, h) else None
     if sides_found:
         return quad
