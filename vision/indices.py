@@ -49,6 +49,10 @@ _MIN_AREA = 25
 #: dev decks' black cards (tools/measure_corner_glyphs.py) none said the other suit by 2.
 _NECK_REACH = 0.3
 _NECK = 0.45
+#: A suit glyph under an index stands this share of the rank's height tall, at the least and
+#: at the most (5th and 95th percentiles over eight dev decks' hard frames: 0.42 and 1.18).
+_GLYPH_SHORTEST = 0.4
+_GLYPH_TALLEST = 1.2
 #: A glyph's ink is red (the median of IndexBlobs.colour over it) at this or more; black ink
 #: is less. A glyph of black ink under a red rank is a piece of a picture (tango_nuevo
 #: prints no suit under its index, and the black ermine of a king's robe, taken for one,
@@ -163,8 +167,9 @@ class IndexBlobs:
 
 def find_index(corner: np.ndarray, cut_necks: bool = True) -> IndexBlobs | None:
     """The rank and the suit glyph of an index corner; None where there is no rank.
-    ``cut_necks=False`` leaves a glyph run into the print beside it unfound, as the glyph
-    network's training data were cut (tools/train_glyph_net.py)."""
+    ``cut_necks=False`` leaves a glyph run into the print beside or below it unfound, and
+    takes a blob however far below the rank for the glyph, as the glyph network's training
+    data were cut (tools/train_glyph_net.py)."""
     level, brightest = ink_levels(corner, _GLYPH_REACH)
     colour = brightest - level
     found = _index_blobs(level, colour, 0, cut_necks)
@@ -207,32 +212,42 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
     under[rank] = False
     below = np.flatnonzero(whole & under & (y >= bottom - 2))
     suit = int(below[np.argmin(y[below])]) if len(below) else None
-    if suit is None or not 0.6 <= bw[suit] / bh[suit] <= 1.6:
-        suit = None
-        # A court card's black glyph run by the blur into the big suit symbol and the
-        # frame beside it (which may reach higher): what of the nearest print under the
-        # rank lies in its column.
-        near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
-        piece = None if len(near) == 0 or not cut_necks else _black_glyph_in_column(
-            labels == near[np.argmin(y[near])], colour, left, right, bottom)
+    shaped = suit is not None and 0.6 <= bw[suit] / bh[suit] <= 1.6
+    # The nearest print under the rank, whole or not. Where it is not the glyph found, a
+    # court card's black glyph may be run by the blur into the print beside it (the big
+    # suit symbol and the frame, which may reach higher) or below it (a sceptre, a
+    # flower's stem): what of it lies in the rank's column, cut at a neck. A piece of the
+    # picture lower down, whole, was taken for paris's spade, and said a club.
+    near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
+    nearest = int(near[np.argmin(y[near])]) if len(near) else None
+    # Print beside the rank that reaches down under it is not nearer than the glyph.
+    nearer = (nearest is not None and y[nearest] >= bottom - 2
+              and (suit is None or y[nearest] < y[suit]))
+    if cut_necks and nearest is not None and (nearer or not shaped):
+        piece = _black_glyph_in_column(labels == nearest, colour, left, right, bottom,
+                                       bh[rank])
         if piece is not None:
-            suit = int(labels.max()) + 1
+            suit, shaped = int(labels.max()) + 1, True
             labels[piece] = suit
+    if not shaped:
+        suit = None
     return IndexBlobs(level, colour, labels, rank,
                       None if _too_speckled(area[1:], h * w) else suit)
 
 
 def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, right: int,
-                           top: int) -> np.ndarray | None:
+                           top: int, rank_h: int) -> np.ndarray | None:
     """The glyph of black ink in a blob of print under the rank (``left``-``right``, above
     ``top``), where the blur ran it into the print beside it (a court card's big suit
-    symbol and frame): what lies left of the blob's thinnest column near the rank's right
-    side, if that column crosses a narrow neck; None otherwise.
+    symbol and frame) or below it (:func:`_cut_below`): what lies left of the blob's
+    thinnest column near the rank's right side, if that column crosses a narrow neck; None
+    otherwise.
 
     Red print is left alone: a piece of a red court figure, so cut, was once weighed as a
     heart or a diamond, wrongly and surely (tango_nuevo's KH and QH)."""
     reach = round(_NECK_REACH * (right - left))
     x0 = max(0, left - reach)
+    blob = _cut_below(blob, x0, right, top, rank_h)
     beside = blob[top:].sum(axis=0)
     neck = right - reach + int(np.argmin(beside[right - reach:right + reach + 1]))
     column = np.zeros(blob.shape, bool)
@@ -242,6 +257,28 @@ def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, righ
             or px <= x0 < left or py + ph >= blob.shape[0] - 1):
         return None
     return piece if float(np.median(colour[piece])) < RED_INK else None
+
+
+def _cut_below(blob: np.ndarray, x0: int, x1: int, top: int, rank_h: int) -> np.ndarray:
+    """The blob cut where the print in the rank's column (``x0``-``x1``, below ``top``)
+    narrows to a neck under a glyph's height: a glyph run by the blur into print below it
+    (a king's sceptre under paris's spade)."""
+    rows = blob[:, x0:x1].sum(axis=1)
+    inked = np.flatnonzero(rows[top:])
+    if len(inked) == 0:
+        return blob
+    start = top + int(inked[0])
+    lo, hi = start + round(_GLYPH_SHORTEST * rank_h), start + round(_GLYPH_TALLEST * rank_h)
+    if hi >= len(rows) or not rows[hi:].any():
+        return blob  # nothing hangs below a glyph's height
+    thinnest = int(rows[lo:hi + 1].min())
+    if thinnest > _NECK * int(rows[start:hi + 1].max()):
+        return blob
+    # The lowest row of the neck, so that a glyph's own stem stays with it.
+    cut = lo + int(np.flatnonzero(rows[lo:hi + 1] <= thinnest + 1)[-1])
+    out = blob.copy()
+    out[cut:] = False
+    return out
 
 
 def _topmost_part(mask: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:

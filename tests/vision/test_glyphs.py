@@ -336,6 +336,43 @@ def test_a_court_glyph_run_into_the_big_suit_beside_it_is_cut_off(
     assert evidence.says and evidence.total >= GLYPHS_CONFIRM
 
 
+@pytest.mark.parametrize("sigma", [0.8, 1.6])
+def test_a_court_glyph_run_into_the_print_below_it_is_cut_off(
+        deck_faces: Faces, net: GlyphNet, sigma: float) -> None:
+    # paris's king of spades: the small spade under the K stands on the top of the king's
+    # sceptre, one blob with it, taller than any suit.
+    card = cv2.GaussianBlur(_straight(deck_faces("paris", 350)[Card.parse("KS")]),
+                            (0, 0), sigma)
+    indices = find_indices(card)
+    assert all(found is not None and found.suit is not None for found in indices)
+    evidence = black_suit_evidence(card, net, indices=indices)
+    assert evidence.says and evidence.total <= -GLYPHS_CONFIRM
+
+
+def _sceptre_corner() -> np.ndarray:
+    """An index corner: a K, under it a round glyph standing on a thin stem on a bar that
+    runs down past the corner (a sceptre), and lower down a speck of the picture."""
+    corner = np.full((113, 58, 3), 235, np.uint8)
+    ink = (20, 20, 20)
+    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    cv2.circle(corner, (15, 52), 8, ink, -1)
+    cv2.line(corner, (15, 58), (15, 66), ink, 3)
+    cv2.rectangle(corner, (13, 65), (17, 112), ink, -1)
+    cv2.circle(corner, (7, 95), 4, ink, -1)
+    return corner
+
+
+def test_the_glyph_is_the_print_nearest_under_the_rank_cut_from_what_it_stands_on() -> None:
+    found = find_index(_sceptre_corner())
+    assert found is not None and found.suit is not None
+    ys, xs = np.nonzero(found.labels == found.suit)
+    assert xs.min() >= 6 and xs.max() <= 24 and ys.min() >= 43 and ys.max() <= 67
+    # As the glyph network's training data were cut: the speck lower down, whole.
+    uncut = find_index(_sceptre_corner(), cut_necks=False)
+    assert uncut is not None and uncut.suit is not None
+    assert np.nonzero(uncut.labels == uncut.suit)[0].min() >= 85
+
+
 def _joined_corner(ink: tuple[int, int, int]) -> np.ndarray:
     """An index corner: a K, and under it a round glyph joined by a thin neck to a bigger
     one beside it (a court card's small suit run into its picture's big one)."""
