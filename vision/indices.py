@@ -274,8 +274,12 @@ def _cut_below(blob: np.ndarray, x0: int, x1: int, top: int, rank_h: int) -> np.
     thinnest = int(rows[lo:hi + 1].min())
     if thinnest > _NECK * int(rows[start:hi + 1].max()):
         return blob
-    # The lowest row of the neck, so that a glyph's own stem stays with it.
-    cut = lo + int(np.flatnonzero(rows[lo:hi + 1] <= thinnest + 1)[-1])
+    # The foot of the first neck down, so that a glyph keeps its own stem; not the foot of
+    # the last, which may lie down a thin line beneath it (a picture's frame line under
+    # orell's spade, cut there, made a club of it).
+    thin = np.append(rows[lo:hi + 1] <= thinnest + 1, False)
+    first = int(np.argmax(thin))
+    cut = lo + first + int(np.argmin(thin[first:]))  # the first row past the neck
     out = blob.copy()
     out[cut:] = False
     return out

@@ -357,8 +357,8 @@ def _sceptre_corner() -> np.ndarray:
     cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
     cv2.circle(corner, (15, 52), 8, ink, -1)
     cv2.line(corner, (15, 58), (15, 66), ink, 3)
-    cv2.rectangle(corner, (13, 65), (17, 112), ink, -1)
-    cv2.circle(corner, (7, 95), 4, ink, -1)
+    cv2.rectangle(corner, (12, 65), (18, 112), ink, -1)
+    cv2.circle(corner, (6, 95), 4, ink, -1)
     return corner
 
 
@@ -371,6 +371,23 @@ def test_the_glyph_is_the_print_nearest_under_the_rank_cut_from_what_it_stands_o
     uncut = find_index(_sceptre_corner(), cut_necks=False)
     assert uncut is not None and uncut.suit is not None
     assert np.nonzero(uncut.labels == uncut.suit)[0].min() >= 85
+
+
+def test_a_glyph_standing_on_a_thin_line_is_cut_at_its_own_foot() -> None:
+    # A glyph on a stem, on a foot, on a frame line as thin as the stem running down past
+    # the corner: cut at the first neck down, not down the line (a piece of orell's frame
+    # line left under its spade made a club of it).
+    corner = np.full((113, 58, 3), 235, np.uint8)
+    ink = (20, 20, 20)
+    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    cv2.circle(corner, (15, 50), 6, ink, -1)
+    cv2.line(corner, (15, 56), (15, 60), ink, 3)
+    cv2.rectangle(corner, (11, 61), (19, 63), ink, -1)
+    cv2.line(corner, (15, 64), (15, 112), ink, 3)
+    found = find_index(corner)
+    assert found is not None and found.suit is not None
+    ys = np.nonzero(found.labels == found.suit)[0]
+    assert ys.min() >= 43 and ys.max() <= 63
 
 
 def _joined_corner(ink: tuple[int, int, int]) -> np.ndarray:
