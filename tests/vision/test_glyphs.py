@@ -349,12 +349,17 @@ def test_a_court_glyph_run_into_the_print_below_it_is_cut_off(
     assert evidence.says and evidence.total <= -GLYPHS_CONFIRM
 
 
+def _k_corner(ink: tuple[int, int, int] = (20, 20, 20)) -> np.ndarray:
+    """A blank index corner with a K drawn at its top left."""
+    corner = np.full((113, 58, 3), 235, np.uint8)
+    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    return corner
+
+
 def _sceptre_corner() -> np.ndarray:
     """An index corner: a K, under it a round glyph standing on a thin stem on a bar that
     runs down past the corner (a sceptre), and lower down a speck of the picture."""
-    corner = np.full((113, 58, 3), 235, np.uint8)
-    ink = (20, 20, 20)
-    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    corner, ink = _k_corner(), (20, 20, 20)
     cv2.circle(corner, (15, 52), 8, ink, -1)
     cv2.line(corner, (15, 58), (15, 66), ink, 3)
     cv2.rectangle(corner, (12, 65), (18, 112), ink, -1)
@@ -377,9 +382,7 @@ def test_a_glyph_standing_on_a_thin_line_is_cut_at_its_own_foot() -> None:
     # A glyph on a stem, on a foot, on a frame line as thin as the stem running down past
     # the corner: cut at the first neck down, not down the line (a piece of orell's frame
     # line left under its spade made a club of it).
-    corner = np.full((113, 58, 3), 235, np.uint8)
-    ink = (20, 20, 20)
-    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    corner, ink = _k_corner(), (20, 20, 20)
     cv2.circle(corner, (15, 50), 6, ink, -1)
     cv2.line(corner, (15, 56), (15, 60), ink, 3)
     cv2.rectangle(corner, (11, 61), (19, 63), ink, -1)
@@ -393,8 +396,7 @@ def test_a_glyph_standing_on_a_thin_line_is_cut_at_its_own_foot() -> None:
 def _joined_corner(ink: tuple[int, int, int]) -> np.ndarray:
     """An index corner: a K, and under it a round glyph joined by a thin neck to a bigger
     one beside it (a court card's small suit run into its picture's big one)."""
-    corner = np.full((113, 58, 3), 235, np.uint8)
-    cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    corner = _k_corner(ink)
     cv2.circle(corner, (15, 52), 8, ink, -1)
     cv2.circle(corner, (42, 58), 13, ink, -1)
     cv2.line(corner, (22, 52), (32, 54), ink, 2)
