@@ -13,8 +13,9 @@ import pytest
 from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
+from vision.corpus import render_deck
 from vision.indices import find_indices, turn_glyphs
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import CARD_H, CARD_W, locate, look_deeper, straighten
 from vision.reader import (
     PATCH_H,
     PATCH_W,
@@ -28,7 +29,7 @@ from vision.reader import (
 )
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams
-from vision.stills import StillCamera
+from vision.stills import StillCamera, Thumb
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -95,6 +96,39 @@ def test_an_unsure_reading_looks_again_past_a_reflection_on_the_metal(
             assert not first.is_sure, code
         reading = reader.read(frame)
         assert reading.card == card and reading.is_sure, code
+
+
+#: A frame of the thumb survey (seed 30): the outline's foot lies along the thumb, 50-55 px
+#: short of the card, so its lower index falls outside it.
+FOOT_ON_THE_THUMB = SceneParams(
+    card_height_frac=0.711, center_shift=(0.79, -0.92), rotation_deg=-5.7,
+    tilt_deg=(5.5, -3.15), camera_height_mm=82.1, upside_down=True, slot_side="left",
+    lips_mm=(0.05, 1.94), window_ends_mm=(1.24, 1.8), frame_width_mm=13.0,
+    metal_bgr=(61, 62, 68), reflection=0.93, reflection_pos=0.52, cloth_bgr=(90, 50, 30),
+    colour_temp_k=4491.0, white_balance=0.66, exposure=0.64, gradient=0.015,
+    gradient_angle_deg=83.2, glare=((0.607, 0.657, 0.256, 0.395), (0.201, 0.465, 0.114, 0.326)),
+    noise_sigma=8.2, blur_sigma=0.57, jpeg_quality=58, skin_bgr=(80, 110, 160), gamma=0.98,
+    saturation=0.71, sharpen=0.0, barrel=0.0)
+
+
+def test_the_second_look_stands_only_where_it_mends_the_corners(reader: CornerReader) -> None:
+    # bellot's 6S with its lower index outside the outline: the upper corner's narrow 6,
+    # beside the card's dark edge, reads as 10, held. The outline searched deeper still
+    # leaves the lower index out, and reads 10S more surely (0.885 in the survey's frame,
+    # 0.015 short of a sure wrong reading): that second reading must not stand.
+    face = render_deck("bellot", 350, alpha=True)[Card.parse("6S")]
+    for seed in (4, 13, 19, 21):
+        frame = StillCamera(FOOT_ON_THE_THUMB, np.random.default_rng(seed), [face]).shoot(
+            face, thumb=Thumb(0.433, 0.628), offset_px=1.45)
+        quad = locate(frame)
+        assert quad is not None
+        first = reader.read_card(straighten(frame, quad))
+        deeper = look_deeper(frame, quad)
+        assert deeper is not None
+        again = reader.read_card(straighten(frame, deeper))
+        assert first.card == again.card == Card.parse("10S"), seed
+        assert again.confidence > first.confidence, seed
+        assert reader.read(frame) == first, seed
 
 
 def test_corner_patches_are_the_networks_input() -> None:
