@@ -349,7 +349,11 @@ def test_a_court_glyph_run_into_the_print_below_it_is_cut_off(
     assert evidence.says and evidence.total <= -GLYPHS_CONFIRM
 
 
-def _k_corner(ink: tuple[int, int, int] = (20, 20, 20)) -> np.ndarray:
+#: The drawn corners' black ink (BGR).
+INK = (20, 20, 20)
+
+
+def _k_corner(ink: tuple[int, int, int] = INK) -> np.ndarray:
     """A blank index corner with a K drawn at its top left."""
     corner = np.full((113, 58, 3), 235, np.uint8)
     cv2.putText(corner, "K", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
@@ -359,7 +363,7 @@ def _k_corner(ink: tuple[int, int, int] = (20, 20, 20)) -> np.ndarray:
 def _sceptre_corner() -> np.ndarray:
     """An index corner: a K, under it a round glyph standing on a thin stem on a bar that
     runs down past the corner (a sceptre), and lower down a speck of the picture."""
-    corner, ink = _k_corner(), (20, 20, 20)
+    corner, ink = _k_corner(), INK
     cv2.circle(corner, (15, 52), 8, ink, -1)
     cv2.line(corner, (15, 58), (15, 66), ink, 3)
     cv2.rectangle(corner, (12, 65), (18, 112), ink, -1)
@@ -382,7 +386,7 @@ def test_a_glyph_standing_on_a_thin_line_is_cut_at_its_own_foot() -> None:
     # A glyph on a stem, on a foot, on a frame line as thin as the stem running down past
     # the corner: cut at the first neck down, not down the line (a piece of orell's frame
     # line left under its spade made a club of it).
-    corner, ink = _k_corner(), (20, 20, 20)
+    corner, ink = _k_corner(), INK
     cv2.circle(corner, (15, 50), 6, ink, -1)
     cv2.line(corner, (15, 56), (15, 60), ink, 3)
     cv2.rectangle(corner, (11, 61), (19, 63), ink, -1)
@@ -404,12 +408,12 @@ def _joined_corner(ink: tuple[int, int, int]) -> np.ndarray:
 
 
 def test_only_a_black_glyph_is_cut_off_at_a_neck() -> None:
-    black = find_index(_joined_corner((20, 20, 20)))
+    black = find_index(_joined_corner(INK))
     assert black is not None and black.suit is not None
     xs = np.nonzero(black.labels == black.suit)[1]
     assert xs.min() >= 6 and xs.max() <= 24  # the small glyph alone
     # As the glyph network's training data were cut: no cut, no glyph.
-    uncut = find_index(_joined_corner((20, 20, 20)), cut_necks=False)
+    uncut = find_index(_joined_corner(INK), cut_necks=False)
     assert uncut is not None and uncut.suit is None
     # Pieces of a red figure so cut were weighed as hearts or diamonds, wrongly and surely.
     red = find_index(_joined_corner((30, 30, 200)))
