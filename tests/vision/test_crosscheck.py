@@ -59,6 +59,27 @@ def test_court_cards_contradict_a_number(deck_faces: Faces, deck: str) -> None:
     assert not any(contradicts(c.rank, m) for c, m in zip(courts, middles, strict=True))
 
 
+def test_a_card_with_no_print_found_anywhere_is_held(glyphs: GlyphNet) -> None:
+    # The box's own frame round its dark floor, as the locator took it in an empty box: no
+    # index in either corner, nothing in the middle. Whatever the network reads there holds.
+    frame = np.full((CARD_H, CARD_W, 3), 90, np.uint8)
+    frame[30:-30, 25:-25] = 20
+    assert look_at_middle(frame).blobs == 0
+    assert find_indices(frame) == (None, None)
+    for code in ("10C", "7H", "AS", "KD"):
+        assert check(_sure(code), frame, glyphs).confidence <= CAP
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_a_card_whose_middle_shows_nothing_is_held_only_with_no_index_either(
+        deck_faces: Faces, deck: str, glyphs: GlyphNet) -> None:
+    # Its middle painted over with paper, as pale pips out of focus fade: the index stands.
+    card = _straight(deck_faces(deck, 350), "9C").copy()
+    card[17:-17, 37:-37] = card[5, CARD_W // 2]  # the middle the check looks at
+    assert look_at_middle(card).blobs == 0
+    assert check(_sure("9C"), card, glyphs) == _sure("9C")
+
+
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 @pytest.mark.parametrize("code", ["2H", "5C", "8S", "10D"])
 def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, code: str) -> None:

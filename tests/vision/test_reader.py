@@ -68,8 +68,10 @@ def test_reads_the_card_either_way_up(reader: CornerReader) -> None:
     assert upright.card == turned.card == Card.parse("QH")
 
 
-@pytest.mark.parametrize("frame", [empty_box(3), empty_box(6), table_cloth(4)],
-                         ids=["empty box", "empty box, light cloth", "table cloth"])
+@pytest.mark.parametrize("frame", [empty_box(3), empty_box(6), empty_box(86), empty_box(173),
+                                   table_cloth(4)],
+                         ids=["empty box", "empty box, light cloth", "the box's frame read as 10C",
+                              "the same, lit otherwise", "table cloth"])
 def test_abstains_where_there_is_no_card(reader: CornerReader, frame: np.ndarray) -> None:
     reading = reader.read(frame)
     assert reading.confidence < ACCEPT_THRESHOLD
