@@ -173,7 +173,7 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     # the box: the level between them and the paper parts them. A glare spot on a dim
     # atlasnye QC over dark cloth was all that the first level found: the level between
     # the cloth and the paper finds the card. Only where all else fails: on a frame with no
-    # card every try fails, and each level's search costs some 10-30 ms more.
+    # card every try fails, and these two searches took an empty box from 18 ms to 65.
     for other in levels_either_side(whiteness, level):
         quad = _search(lightness, *card_mask(small, whiteness, other), scale)
         if quad is not None and _paper_rim(lightness, quad):
