@@ -251,16 +251,31 @@ BOX_AT_THE_LEVEL_BELOW = SceneParams(
     sharpen=0.35)
 
 
-@pytest.mark.parametrize("deck", [DEV_DECK, "paris"])
-def test_the_box_round_the_card_is_not_taken_for_it_at_another_level(deck: str) -> None:
-    # Its outline 30-60 px off the card, the box was read as 8S at up to 0.95.
-    face = faces(deck)[Card.parse("9S")]
-    for seed in range(6):
-        camera = StillCamera(BOX_AT_THE_LEVEL_BELOW, np.random.default_rng(seed), [face])
-        quad = locate(camera.shoot(face, thumb=Thumb(0.374, 0.516), offset_px=1.61))
-        truth = quad_from_corners(camera.scene.card_corners()).array()
-        assert quad is None or np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 8.0, seed
+#: The same at a tango AS under the thumb, the box's metal nearly as light as the card's
+#: paper within the outline (seed 30, rounded): read as KS at 0.99 through the box.
+LIGHT_METAL = SceneParams(
+    card_height_frac=0.751, center_shift=(0.10, -0.67), rotation_deg=0.22,
+    tilt_deg=(9.23, -3.21), camera_height_mm=80.6, lips_mm=(1.15, 0.10),
+    window_ends_mm=(2.39, 2.66), frame_width_mm=13.0, metal_bgr=(84, 88, 85),
+    reflection=0.67, reflection_pos=0.68, cloth_bgr=(90, 50, 30), colour_temp_k=4748.0,
+    white_balance=0.31, exposure=0.75, gradient=0.211, gradient_angle_deg=337.2,
+    noise_sigma=6.1, blur_sigma=0.32, jpeg_quality=56, gamma=0.81, saturation=0.92,
+    sharpen=0.78)
 
+
+@pytest.mark.parametrize(("params", "deck", "code", "within"), [
+    (BOX_AT_THE_LEVEL_BELOW, DEV_DECK, "9S", 8.0), (BOX_AT_THE_LEVEL_BELOW, "paris", "9S", 8.0),
+    # The box lies 80-110 px out; the thumb may pull an outline's foot 20-26 px down.
+    (LIGHT_METAL, DEV_DECK, "AS", 50.0)])
+def test_the_box_round_the_card_is_not_taken_for_it_at_another_level(
+        params: SceneParams, deck: str, code: str, within: float) -> None:
+    # Through the box's outline, 30-110 px off the card, 9S was read as 8S at up to 0.95.
+    face = faces(deck)[Card.parse(code)]
+    for seed in range(6):
+        camera = StillCamera(params, np.random.default_rng(seed), [face])
+        quad = locate(camera.shoot(face, thumb=Thumb(0.374, 0.517), offset_px=1.6))
+        truth = quad_from_corners(camera.scene.card_corners()).array()
+        assert quad is None or np.abs(quad.array()[:, 1] - truth[:, 1]).max() < within, seed
 
 def _under_a_thumb(skin_bgr: tuple[int, int, int] | None = None
                    ) -> list[tuple[CardQuad | None, np.ndarray]]:
