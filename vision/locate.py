@@ -81,8 +81,8 @@ _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
 #: percentile: court cards' print is much of it) that the band's median has. Round the
 #: whole box the band lay on its metal, and a held-out 9S under the thumb, a small 8D past
 #: RIG.md's range and a tango AS under the thumb were read surely wrong (as 8S, 4D and KS,
-#: their bands at 0.20, 0.36 and 0.41); of 462 cards so found and read right, 433 measured
-#: 0.6 or more, and most of the rest lay on the box too, read right by luck.
+#: their bands at 0.20, 0.36 and 0.41); of 462 cards so found and read right, 435 measured
+#: half or more, and most of the rest lay on the box too, read right by luck.
 _RIM = np.zeros((CARD_H, CARD_W), bool)
 _RIM[3:-3, 3:-3] = True
 _RIM[12:-12, 12:-12] = False
