@@ -11,8 +11,8 @@ import numpy as np
 
 from vision.pixels import brightest_channel, darkest_channel
 
-__all__ = ["card_mask", "closings", "cut_arms", "hull_if_solid", "largest_blob",
-           "levels_either_side", "otsu", "runs_off_picture"]
+__all__ = ["card_masks", "closings", "cut_arms", "hull_if_solid", "largest_blob",
+           "runs_off_picture"]
 
 #: A share of the frame too small to split again for the card's level (locate).
 _LEAST_PART = 0.05
@@ -22,35 +22,38 @@ _ARM = 0.45
 _ARM_AREA = 0.02
 
 
-def card_mask(small: np.ndarray, whiteness: np.ndarray, level: float
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """The card face's pixels: white card (``whiteness``, the darkest channel, over
-    ``level``), and the colourful print on it; and the white alone.
+def card_masks(small: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The card face's pixels, and its white alone: at the level that best splits the
+    darkest channel (Otsu's method), then (made only if asked for) at the levels that best
+    split what lies above it and what lies below it.
 
     The box around the card is dull grey metal: neither bright nor saturated. A warm or
     cool light lifts one channel; the darkest channel tells the card's white from it.
     """
-    white = whiteness > level
     lowest, highest = darkest_channel(small), brightest_channel(small)
-    # Court figures and big pips: saturated ink, brighter than the metal's shadowed grey.
+    whiteness = cv2.GaussianBlur(lowest, (3, 3), 0)
     saturation = highest.astype(np.int16) - lowest
-    printed = (saturation > 70) & (highest > 0.8 * level)
-    mask = (white | printed).astype(np.uint8) * 255
-    # Close over thin dark lines of the print, not over the metal's width.
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), white
+    level = _otsu(whiteness)
+    for at in (level, *_levels_either_side(whiteness, level)):
+        white = whiteness > at
+        # Court figures and big pips: saturated ink, brighter than the metal's shadowed grey.
+        printed = (saturation > 70) & (highest > 0.8 * at)
+        mask = (white | printed).astype(np.uint8) * 255
+        # Close over thin dark lines of the print, not over the metal's width.
+        yield cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), white
 
 
-def otsu(values: np.ndarray) -> float:
+def _otsu(values: np.ndarray) -> float:
     """The level that best splits ``values`` (8-bit) in two (Otsu's method)."""
     level, _ = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return float(level)
 
 
-def levels_either_side(whiteness: np.ndarray, level: float) -> Iterator[float]:
+def _levels_either_side(whiteness: np.ndarray, level: float) -> Iterator[float]:
     """The levels that best split what lies above ``level``, then what lies below it."""
     for part in (whiteness[whiteness > level], whiteness[whiteness <= level]):
         if part.size >= _LEAST_PART * whiteness.size:
-            yield otsu(part)
+            yield _otsu(part)
 
 
 def closings(mask: np.ndarray) -> Iterator[np.ndarray]:
