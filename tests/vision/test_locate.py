@@ -33,6 +33,14 @@ from learning_pass import DEV_DECK, REFLECTION_PAST_THE_TOP, empty_box, faces, s
 CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S")]
 
 
+def _shot(params: SceneParams, rng: np.random.Generator, face: np.ndarray, *,
+          thumb: Thumb | None = None, offset_px: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A frame of ``face`` in the box and the card's true corners in it."""
+    camera = StillCamera(params, rng, [face])
+    frame = camera.shoot(face, thumb=thumb, offset_px=offset_px)
+    return frame, quad_from_corners(camera.scene.card_corners()).array()
+
+
 def test_four_corners_in_any_order_make_the_same_outline() -> None:
     # A card tilted by the camera: the top narrower than the bottom, the sides slanting.
     corners = [(212.5, 61.25), (431.0, 70.5), (452.75, 418.0), (190.0, 409.5)]
@@ -68,12 +76,11 @@ def test_the_outline_lies_on_the_card_edges_under_hard_conditions() -> None:
     deck = faces(DEV_DECK)
     found, errors = 0, []
     for card in [Card.parse(c) for c in ("4C", "QS", "10D", "7H", "KC", "9S", "2D", "JH")] * 2:
-        camera = StillCamera(SceneParams.random(rng, "hard"), rng, [deck[card]])
-        quad = locate(camera.shoot(deck[card]))
+        frame, truth = _shot(SceneParams.random(rng, "hard"), rng, deck[card])
+        quad = locate(frame)
         if quad is None:
             continue
         found += 1
-        truth = quad_from_corners(camera.scene.card_corners()).array()
         errors.append(float(np.abs(quad.array()[:, 1] - truth[:, 1]).max()))
     assert found >= 15
     assert np.median(errors) < 3.0
@@ -89,9 +96,7 @@ def test_finds_a_card_that_runs_past_a_side_of_the_picture() -> None:
     deck = faces(DEV_DECK)
     rng = np.random.default_rng(3)
     for code, side in (("KS", 1), ("10C", -1), ("AD", 1), ("5H", -1)):
-        camera = StillCamera(SceneParams(), rng, [deck[Card.parse(code)]])
-        frame = camera.shoot(deck[Card.parse(code)])
-        truth = quad_from_corners(camera.scene.card_corners()).array()
+        frame, truth = _shot(SceneParams(), rng, deck[Card.parse(code)])
         dx = 650 - truth[:, 0].max() if side == 1 else -10 - truth[:, 0].min()
         moved = cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, 0]]), (640, 480),
                                borderMode=cv2.BORDER_REPLICATE)
@@ -114,10 +119,9 @@ def test_a_slanting_line_of_print_does_not_slant_the_outline() -> None:
         jpeg_quality=46, gamma=1.07, saturation=0.94, sharpen=0.35)
     king = faces("paris")[Card.parse("KD")]
     for seed in range(4):
-        camera = StillCamera(params, np.random.default_rng(seed), [king])
-        quad = locate(camera.shoot(king))
+        frame, truth = _shot(params, np.random.default_rng(seed), king)
+        quad = locate(frame)
         assert quad is not None, seed
-        truth = quad_from_corners(camera.scene.card_corners()).array()
         assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 8.0, seed
 
 
@@ -125,9 +129,7 @@ def test_looking_deeper_finds_the_edge_past_a_reflection_the_outline_took_in() -
     deck = faces(DEV_DECK)
     for seed, code in enumerate(("QS", "4D", "KH")):
         face = deck[Card.parse(code)]
-        camera = StillCamera(REFLECTION_PAST_THE_TOP, np.random.default_rng(seed), [face])
-        frame = camera.shoot(face)
-        truth = quad_from_corners(camera.scene.card_corners()).array()
+        frame, truth = _shot(REFLECTION_PAST_THE_TOP, np.random.default_rng(seed), face)
         first = locate(frame)
         assert first is not None
         assert np.abs(first.array()[:, 1] - truth[:, 1]).max() > 25.0  # out on the metal
@@ -194,10 +196,9 @@ def test_a_bright_red_cloth_joined_to_the_card_by_a_reflection_is_left_out() -> 
         gamma=1.22, saturation=0.85, sharpen=0.46, barrel=0.08)
     deck = faces(DEV_DECK)
     rng = np.random.default_rng(5)
-    camera = StillCamera(params, rng, [deck[Card.parse("9S")]])
-    quad = locate(camera.shoot(deck[Card.parse("9S")]))
+    frame, truth = _shot(params, rng, deck[Card.parse("9S")])
+    quad = locate(frame)
     assert quad is not None
-    truth = quad_from_corners(camera.scene.card_corners()).array()
     assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 6.0
 
 
@@ -230,10 +231,9 @@ def test_a_card_the_first_level_leaves_joined_or_unseen_is_found_at_another(
         params: SceneParams, deck: str, code: str) -> None:
     face = faces(deck)[Card.parse(code)]
     for seed in range(3):
-        camera = StillCamera(params, np.random.default_rng(seed), [face])
-        quad = locate(camera.shoot(face))
+        frame, truth = _shot(params, np.random.default_rng(seed), face)
+        quad = locate(frame)
         assert quad is not None, seed
-        truth = quad_from_corners(camera.scene.card_corners()).array()
         assert np.abs(quad.array()[:, 1] - truth[:, 1]).max() < 4.0, seed
 
 
@@ -272,9 +272,9 @@ def test_the_box_round_the_card_is_not_taken_for_it_at_another_level(
     # Through the box's outline, 30-110 px off the card, 9S was read as 8S at up to 0.95.
     face = faces(deck)[Card.parse(code)]
     for seed in range(6):
-        camera = StillCamera(params, np.random.default_rng(seed), [face])
-        quad = locate(camera.shoot(face, thumb=Thumb(0.374, 0.517), offset_px=1.6))
-        truth = quad_from_corners(camera.scene.card_corners()).array()
+        frame, truth = _shot(params, np.random.default_rng(seed), face,
+                             thumb=Thumb(0.374, 0.517), offset_px=1.6)
+        quad = locate(frame)
         assert quad is None or np.abs(quad.array()[:, 1] - truth[:, 1]).max() < within, seed
 
 def _under_a_thumb(skin_bgr: tuple[int, int, int] | None = None
@@ -289,9 +289,8 @@ def _under_a_thumb(skin_bgr: tuple[int, int, int] | None = None
         params = SceneParams.random(rng, "normal")
         if skin_bgr is not None:
             params = replace(params, skin_bgr=skin_bgr)
-        camera = StillCamera(params, rng, [face])
-        quad = locate(camera.shoot(face, thumb=Thumb(0.35, 0.6)))
-        located.append((quad, quad_from_corners(camera.scene.card_corners()).array()))
+        frame, truth = _shot(params, rng, face, thumb=Thumb(0.35, 0.6))
+        located.append((locate(frame), truth))
     return located
 
 
@@ -327,9 +326,8 @@ def test_a_side_well_inside_the_card_is_found_when_searched_further_out() -> Non
     rng = np.random.default_rng(5)
     for code in ("AH", "7S", "QC", "10D", "3C", "KH"):
         face = deck[Card.parse(code)]
-        camera = StillCamera(SceneParams.random(rng, "normal"), rng, [face])
-        lightness = darkest_channel(camera.shoot(face))
-        truth = quad_from_corners(camera.scene.card_corners()).array()
+        frame, truth = _shot(SceneParams.random(rng, "normal"), rng, face)
+        lightness = darkest_channel(frame)
         short = truth.copy()
         short[2:, 1] -= 22  # the lower corners
         from_truth = refine_sides(lightness, truth)
@@ -391,9 +389,9 @@ def test_an_outline_sheared_off_square_is_refused_and_the_search_goes_on() -> No
     # Refused, the locator tries on and finds the card itself.
     face = faces("kde-penguins")[Card.parse("8C")]
     for seed in (6, 7, 8, 12, 22):
-        camera = StillCamera(SHEARED_UNDER_THE_THUMB, np.random.default_rng(seed), [face])
-        quad = locate(camera.shoot(face, thumb=Thumb(0.35, 0.53), offset_px=3.0))
-        truth = quad_from_corners(camera.scene.card_corners()).array()
+        frame, truth = _shot(SHEARED_UNDER_THE_THUMB, np.random.default_rng(seed), face,
+                             thumb=Thumb(0.35, 0.53), offset_px=3.0)
+        quad = locate(frame)
         assert quad is not None, seed
         assert np.abs(quad.array() - truth).max() < 8.0, seed
 
