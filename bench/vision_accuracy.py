@@ -10,6 +10,9 @@ For each French-suited aisleriot deck: frames of random cards through the camera
   read in other light (colour, exposure, glare, noise, JPEG change; the box stays put),
 * with a profile, on the pip-only variant (indices painted out) of the held-out decks.
 
+Decks of your own (--deck-dir, a folder of card images named by code) are measured too and
+counted apart; bench/fetch_decks.py makes such folders of designs in no Debian package.
+
 The card lies alone in the box unless --thumbs puts the dealer's thumb on a share of them
 (its hand then covers part of the card's lower edge). --beyond pushes one condition past
 RIG.md's ranges on every frame (blur, noise, angles, dark, colour, small, glare, shake): such
@@ -46,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shoe.cards import FULL_DECK, Card
 from vision import corpus
+from vision.deckdir import DeckDirError, load_deck_dir
 from vision.learn import DarkDeckError, learn_profile
 from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
@@ -201,6 +205,11 @@ def main() -> None:
     parser.add_argument("--difficulty", default="hard", choices=["easy", "normal", "hard"])
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--decks", nargs="*", help="only these decks")
+    parser.add_argument("--deck-dir", action="append", default=[], metavar="DIR",
+                        help="also measure a deck of your own: a folder of card images, one "
+                             "per card named by its code (QH.png, 10h.svg; see "
+                             "bench/fetch_decks.py), read as a standard-indexed deck and "
+                             "counted apart; alone unless --decks names decks too (repeatable)")
     parser.add_argument("--modes", nargs="*", choices=["zero", "profile", "pip-only"],
                         default=["zero", "profile", "pip-only"],
                         help="which readers to measure (default: all three)")
@@ -239,20 +248,26 @@ def main() -> None:
     cv2.setNumThreads(1)
     frames = 26 if args.quick else args.frames
     decks = [d.name for d in corpus.list_decks()]
-    if args.decks:
-        decks = [d for d in decks if d in args.decks]
+    if args.decks or args.deck_dir:
+        decks = [d for d in decks if d in (args.decks or [])]
     elif args.quick:
         decks = [d for d in decks if d in corpus.HELD_OUT_DECKS or d in ("anglo", "paris")]
+    folders = {}
+    for folder in args.deck_dir:
+        try:
+            folders[Path(folder).name] = load_deck_dir(folder, 350, alpha=True)
+        except DeckDirError as e:
+            parser.error(str(e))
     zero_shot = CornerReader()
     sections: dict[str, list[str]] = {"zero": [], "profile": []}
     totals = {f"{mode} {group}": Tally() for mode in ("zero", "profile", "pip-only")
-              for group in ("dev", "held-out", "blind", "foreign")}
-    for deck in decks:
-        info = corpus.deck_info(deck)
-        held = deck in corpus.HELD_OUT_DECKS
-        group = "held-out" if held else "blind" if deck in corpus.BLIND_DECKS else "dev"
+              for group in ("dev", "held-out", "blind", "folder", "foreign")}
+    for deck in [*decks, *folders]:
+        held = deck not in folders and deck in corpus.HELD_OUT_DECKS
+        group = ("folder" if deck in folders else "held-out" if held
+                 else "blind" if deck in corpus.BLIND_DECKS else "dev")
         label = f"{deck}{'' if group == 'dev' else f' **({group})**'}"
-        faces = corpus.render_deck(deck, 350, alpha=True)
+        faces = folders.get(deck) or corpus.render_deck(deck, 350, alpha=True)
 
         def rng_for(mode: str, deck: str = deck) -> np.random.Generator:
             # One stream per deck and mode: measuring one mode alone draws the same frames.
@@ -262,7 +277,7 @@ def main() -> None:
         def misses(mode: str, deck: str = deck) -> str:
             return f"{deck} {mode}" if args.misses else ""
 
-        standard = info.index_style == "standard"
+        standard = group == "folder" or corpus.deck_info(deck).index_style == "standard"
         if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
                           misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs,
@@ -271,7 +286,8 @@ def main() -> None:
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
         elif "zero" in args.modes:
-            sections["zero"].append(f"| {deck} ({info.index_style} indices: not zero-shot) "
+            sections["zero"].append(f"| {deck} ({corpus.deck_info(deck).index_style} indices: "
+                                    "not zero-shot) "
                                     "| | | | | | | | |")
         if "profile" in args.modes:
             rng = rng_for("profile")
