@@ -26,9 +26,10 @@ import numpy as np
 
 from shoe.cards import Rank, Suit
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
-from vision.hearts import heart_on_its_head
+from vision.hearts import heart_on_its_head, ink_colour
 from vision.indices import (
     DARK,
+    RED_INK,
     IndexBlobs,
     find_indices,
     index_corners,
@@ -370,14 +371,19 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                     evidence: BlackSuitEvidence | None) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
     black suit read, or show no spade or club shape to judge by on print clean enough for
-    the index network alone."""
+    the index network alone, in ink that is black."""
     assert reading.rank is not None
     if evidence is None:
         evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
     said = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     if evidence.shaped == 0:
         # Nothing to judge by: the network's word stands alone only on print as clean as
-        # it learned from, neither blurred past its range nor speckled by the sensor's noise.
+        # it learned from, neither blurred past its range nor speckled by the sensor's noise,
+        # and only where a glyph found is black. A four-colour deck may print its diamonds
+        # blue, as the dev decks' four-colour ones print their spades: the network read
+        # them as spades at up to 0.998, while the glyph network saw no spade or club.
         return (not any(map(speckled, index_corners(card)))
-                and print_blur(card) <= SHARP_ENOUGH)
+                and print_blur(card) <= SHARP_ENOUGH
+                and not any(ink_colour(found) >= RED_INK for found in indices
+                            if found is not None and found.suit is not None))
     return evidence.says and said > 0

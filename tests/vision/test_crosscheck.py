@@ -378,3 +378,30 @@ def test_a_black_suit_no_glyph_judges_stands_on_sharp_print_only(
     held = check(_sure(code), cv2.GaussianBlur(card, (0, 0), 2.5), glyphs)
     assert held.card == Card.parse(code)
     assert held.suit_confidence <= CAP and not held.is_sure
+
+
+def _blue(card: np.ndarray) -> np.ndarray:
+    """The card with its red ink printed blue, as a four-colour deck prints its diamonds."""
+    return np.ascontiguousarray(card[..., ::-1])
+
+
+@pytest.mark.parametrize("deck", ["paris", "orell", "dondorf"])
+@pytest.mark.parametrize("code", ["AD", "5D", "KD"])
+def test_a_black_suit_read_from_coloured_glyphs_of_no_black_shape_is_held(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str) -> None:
+    # The index network learned two-colour decks and the dev decks' four-colour ones, whose
+    # spades are blue: a diamond printed blue was read as a spade at up to 1.0. The glyphs
+    # show no spade or club, and their ink is not black.
+    blue = _blue(_straight(deck_faces(deck, 350), code))
+    assert black_suit_evidence(blue, glyphs).shaped == 0
+    spade = _sure(code[:-1] + "S")
+    held = check(spade, blue, glyphs)
+    assert held.rank == spade.rank and held.suit_confidence <= CAP and not held.is_sure
+
+
+@pytest.mark.parametrize("deck", ["anglo_modern_4_color", "neoclassical_4_color"])
+@pytest.mark.parametrize("code", ["5S", "KS", "5C", "KC"])
+def test_spades_and_clubs_printed_in_colour_stand_where_the_glyphs_show_their_shape(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str) -> None:
+    card = _straight(deck_faces(deck, 350), code)
+    assert check(_sure(code), card, glyphs) == _sure(code)
