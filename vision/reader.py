@@ -67,6 +67,12 @@ PATCH_W = 40
 #: tigullio QS, cut off by the thumb and the queen's picture, was located 0.43 of the frame
 #: high; its one index, twice its size straightened, was read as QC at 0.985.
 SHORTEST_OUTLINE = 0.5
+#: An outline wider than this for its height is a part of the card, its top or its foot cut
+#: off: the widest deck's cards are 0.75 wide for their height (kde-penguins; most are
+#: 0.64-0.72), and the box's lips only hide some of a card's width. Cut off at the dealer's
+#: thumb, a big-indexed JD was located 0.83 as wide as high; straightened, its corner held the
+#: J alone, its diamond below it, and the network named the suit a heart at 0.94.
+SQUATTEST_OUTLINE = 0.8
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -149,9 +155,11 @@ class CornerReader:
         quad = locate(frame)
         if quad is None:
             return Reading(None, 0.0)
-        # An outline shorter than the camera's mount makes any card is a part of one.
-        short = quad.height < SHORTEST_OUTLINE * frame.shape[0]
-        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or short)
+        # An outline shorter than the camera's mount makes any card, or squatter than any
+        # card is, is a part of one.
+        part = (quad.height < SHORTEST_OUTLINE * frame.shape[0]
+                or quad.width > SQUATTEST_OUTLINE * quad.height)
+        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or part)
         if reading.is_sure or not torn:
             return reading
         # The corners disagree: a side of the outline may lie out on a reflection beside the
@@ -237,10 +245,10 @@ class CornerReader:
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
         if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
             checked = cap_rank(checked)
-        # A doubtful outline (fitted to the hull, or too short for a card) that leaves one
-        # index off the card lies off at that corner, and may cut the other index too: a
-        # kde-penguins 8S under the thumb, its top index cut by the outline's side, was
-        # read as 9S at 0.99 from that one corner.
+        # A doubtful outline (fitted to the hull, too short or too squat for a card) that
+        # leaves one index off the card lies off at that corner, and may cut the other index
+        # too: a kde-penguins 8S under the thumb, its top index cut by the outline's side,
+        # was read as 9S at 0.99 from that one corner.
         if doubtful and one_index:
             checked = cap_rank(checked)
         if checked.is_sure and one_index:

@@ -239,6 +239,19 @@ def test_one_index_read_alone_through_an_outline_too_short_for_a_card_is_held(
             assert reading.card == Card.parse(code) and reading.is_sure == sure, (high, reading)
 
 
+def test_one_index_read_alone_through_an_outline_too_squat_for_a_card_is_held(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
+    # A card is 0.64-0.75 as wide as it is high: an outline wider for its height is a part
+    # of the card, its foot cut off (at the dealer's thumb), its one index stretched.
+    for code in ("8S", "3D", "QC"):
+        whole = dev_deck[Card.parse(code)]
+        top = whole[:round(0.74 * whole.shape[0])]
+        for face, sure in ((whole, True), (top, False)):
+            frame = StillCamera(SceneParams(), np.random.default_rng(0), [face]).shoot(face)
+            reading = reader.read(frame)
+            assert reading.card == Card.parse(code) and reading.is_sure == sure, reading
+
+
 @pytest.mark.parametrize(("code", "misprint"), [("KH", "JH"), ("KS", "JS"), ("KC", "JC")])
 def test_an_index_printed_unturned_witnesses_the_other_corner(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], code: str, misprint: str
