@@ -71,7 +71,7 @@ SHORTEST_OUTLINE = 0.5
 #: off: the widest deck's cards are 0.75 wide for their height (kde-penguins; most are
 #: 0.64-0.72), and the box's lips only hide some of a card's width. Cut off at the dealer's
 #: thumb, a big-indexed JD was located 0.83 as wide as high; straightened, its corner held the
-#: J alone, its diamond below it, and the network named the suit a heart at 0.94.
+#: J alone, its diamond pushed below it, and it was read as JH at 0.932.
 SQUATTEST_OUTLINE = 0.8
 #: The network's rank outputs: the 13 ranks, then "no index here".
 RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
