@@ -11,6 +11,7 @@ import pytest
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import (
     CAP,
+    COLOURED_INK,
     SHARP_ENOUGH,
     SMEARED,
     _corner_edges,
@@ -23,7 +24,8 @@ from vision.crosscheck import (
     print_smear,
 )
 from vision.glyphs import GlyphNet, black_suit_evidence
-from vision.indices import find_indices, rank_encloses_counter
+from vision.hearts import ink_colour
+from vision.indices import RED_INK, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.pipcount import PipCounts
 from vision.reading import ACCEPT_THRESHOLD, Reading
@@ -405,3 +407,39 @@ def test_spades_and_clubs_printed_in_colour_stand_where_the_glyphs_show_their_sh
         deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str) -> None:
     card = _straight(deck_faces(deck, 350), code)
     assert check(_sure(code), card, glyphs) == _sure(code)
+
+
+def test_a_black_suit_read_from_a_coloured_rank_with_no_glyph_found_is_held(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # paris's KH printed blue: no suit glyph is found beside the king's picture, and the
+    # coloured rank says the ink is not black.
+    blue = _blue(_straight(deck_faces("paris", 350), "KH"))
+    indices = find_indices(blue)
+    assert all(found is not None and found.suit is None for found in indices)
+    held = check(_sure("KC"), blue, glyphs)
+    assert held.rank == Rank.KING and held.suit_confidence <= CAP and not held.is_sure
+
+
+def _dark_blue(face: np.ndarray) -> np.ndarray:
+    """The face with its red ink printed a dark blue."""
+    bgr = face[..., :3].astype(np.float32)
+    ink = np.clip((bgr[..., 2] - bgr[..., 1]) / 200, 0, 1)[..., None]  # how red
+    out = face.copy()
+    out[..., :3] = np.clip(bgr * (1 - ink) + np.array([170, 60, 20]) * ink, 0, 255)
+    return out
+
+
+def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_red(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # Under the rig's hard light the camera leaves a dark blue less coloured than red ink
+    # (RED_INK tells red from black): orell's 5D so printed was read as 5S at 0.999.
+    face = _dark_blue(deck_faces("orell", 350, alpha=True)[Card.parse("5D")])
+    rng = np.random.default_rng([1, sum(map(ord, "5D"))])
+    frame = render_frame(face, SceneParams.random(rng, "hard"), rng)
+    quad = locate(frame)
+    assert quad is not None
+    card = straighten(frame, quad)
+    inks = [ink_colour(found) for found in find_indices(card) if found is not None]
+    assert inks and all(COLOURED_INK <= ink < RED_INK for ink in inks), inks
+    held = check(_sure("5S"), card, glyphs)
+    assert held.suit_confidence <= CAP and not held.is_sure
