@@ -62,10 +62,11 @@ _Y0, _Y1 = 0.07, 0.93
 #: The 37 sure black readings with no glyph to judge by in 2 704 hard and normal benchmark
 #: frames measured 1.0-1.89; one (1.89) is held.
 SHARP_ENOUGH = 1.8
-#: A suit glyph's ink is coloured, not black, at this or more (hearts.ink_colour; RED_INK
-#: tells red ink, and a diamond printed dark blue measured under it). Over 201 hard frames
-#: of eight dev decks' black cards the more coloured corner measured 0.11 at the 99th
-#: percentile (0.16 at most); their diamonds printed dark blue, 0.14 at the 1st.
+#: An index's ink (the median IndexBlobs.colour of its rank, or of its suit glyph) is
+#: coloured, not black, at this or more; RED_INK tells red ink, and a diamond printed dark
+#: blue measured under it. Over 204 hard frames of eight dev decks' black cards the most
+#: coloured of those blobs measured 0.116 at the 99th percentile (0.16 at most); their
+#: diamonds printed dark blue, 0.14 at the 1st.
 COLOURED_INK = 0.12
 #: Print smeared past this (:func:`print_smear`, the sigma across its most blurred direction)
 #: holds any reading: the index network learned no camera moving during the exposure. A
