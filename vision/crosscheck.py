@@ -384,7 +384,7 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     if evidence.shaped == 0:
         # Nothing to judge by: the network's word stands alone only on print as clean as
         # it learned from, neither blurred past its range nor speckled by the sensor's noise,
-        # and where no glyph found is coloured. A four-colour deck may print its diamonds
+        # and where the index is printed in black. A four-colour deck may print its diamonds
         # blue, as the dev decks' four-colour ones print their spades: the network read
         # them as spades at up to 1.0, while the glyph network saw no spade or club.
         return (not any(map(speckled, index_corners(card)))
