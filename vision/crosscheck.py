@@ -387,9 +387,15 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         # and where the index is printed in black. A four-colour deck may print its diamonds
         # blue, as the dev decks' four-colour ones print their spades: the network read
         # them as spades at up to 1.0, while the glyph network saw no spade or club.
+        # Nor where both corners show a glyph and neither is a spade's or a club's shape: a
+        # heart or a diamond in black ink. A deck printed in one ink had its hearts read as
+        # clubs, its diamonds as spades, at up to 0.998; a black suit's glyph cut out wrong
+        # (run into a picture, under the thumb) leaves one corner at most, nearly always.
+        glyphs_found = sum(found is not None and found.suit is not None for found in indices)
         return (not any(map(speckled, index_corners(card)))
                 and print_blur(card) <= SHARP_ENOUGH
-                and not any(map(_coloured, filter(None, indices))))
+                and not any(map(_coloured, filter(None, indices)))
+                and glyphs_found < 2)
     return evidence.says and said > 0
 
 

@@ -443,3 +443,26 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
     assert inks and all(COLOURED_INK <= ink < RED_INK for ink in inks), inks
     held = check(_sure("5S"), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
+
+
+def _black(face: np.ndarray) -> np.ndarray:
+    """The face with its red ink printed black, as a deck printed in one ink."""
+    bgr = face[..., :3].astype(np.float32)
+    ink = np.clip((bgr[..., 2] - bgr[..., 1]) / 200, 0, 1)[..., None]  # how red
+    out = face.copy()
+    out[..., :3] = np.clip(bgr * (1 - ink) + 20 * ink, 0, 255)
+    return out
+
+
+@pytest.mark.parametrize("deck", ["paris", "dondorf"])
+@pytest.mark.parametrize(("code", "misread"), [("5H", "5C"), ("QH", "QC"), ("9D", "9S"),
+                                               ("KD", "KS")])
+def test_a_heart_or_a_diamond_in_black_ink_is_no_black_suit(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str, misread: str) -> None:
+    # Both corners show a glyph, black, and neither is a spade's or a club's shape.
+    card = _straight({Card.parse(code): _black(deck_faces(deck, 350)[Card.parse(code)])}, code)
+    indices = find_indices(card)
+    assert all(found is not None and found.suit is not None for found in indices)
+    assert black_suit_evidence(card, glyphs).shaped == 0
+    held = check(_sure(misread), card, glyphs)
+    assert held.suit_confidence <= CAP and not held.is_sure
