@@ -420,12 +420,12 @@ def test_a_black_suit_read_from_a_coloured_rank_with_no_glyph_found_is_held(
     assert held.rank == Rank.KING and held.suit_confidence <= CAP and not held.is_sure
 
 
-def _dark_blue(face: np.ndarray) -> np.ndarray:
-    """The face with its red ink printed a dark blue."""
-    bgr = face[..., :3].astype(np.float32)
-    ink = np.clip((bgr[..., 2] - bgr[..., 1]) / 200, 0, 1)[..., None]  # how red
+def _red_ink_printed(face: np.ndarray, bgr: tuple[int, int, int]) -> np.ndarray:
+    """The face with its red ink printed in another colour."""
+    colour = face[..., :3].astype(np.float32)
+    ink = np.clip((colour[..., 2] - colour[..., 1]) / 200, 0, 1)[..., None]  # how red
     out = face.copy()
-    out[..., :3] = np.clip(bgr * (1 - ink) + np.array([170, 60, 20]) * ink, 0, 255)
+    out[..., :3] = np.clip(colour * (1 - ink) + np.array(bgr) * ink, 0, 255)
     return out
 
 
@@ -433,7 +433,8 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
         deck_faces: Faces, glyphs: GlyphNet) -> None:
     # Under the rig's hard light the camera leaves a dark blue less coloured than red ink
     # (RED_INK tells red from black): orell's 5D so printed was read as 5S at 0.999.
-    face = _dark_blue(deck_faces("orell", 350, alpha=True)[Card.parse("5D")])
+    face = _red_ink_printed(deck_faces("orell", 350, alpha=True)[Card.parse("5D")],
+                            (170, 60, 20))  # a dark blue
     rng = np.random.default_rng([1, sum(map(ord, "5D"))])
     frame = render_frame(face, SceneParams.random(rng, "hard"), rng)
     quad = locate(frame)
@@ -445,22 +446,15 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
-def _black(face: np.ndarray) -> np.ndarray:
-    """The face with its red ink printed black, as a deck printed in one ink."""
-    bgr = face[..., :3].astype(np.float32)
-    ink = np.clip((bgr[..., 2] - bgr[..., 1]) / 200, 0, 1)[..., None]  # how red
-    out = face.copy()
-    out[..., :3] = np.clip(bgr * (1 - ink) + 20 * ink, 0, 255)
-    return out
-
-
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
 @pytest.mark.parametrize(("code", "misread"), [("5H", "5C"), ("QH", "QC"), ("9D", "9S"),
                                                ("KD", "KS")])
 def test_a_heart_or_a_diamond_in_black_ink_is_no_black_suit(
         deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str, misread: str) -> None:
-    # Both corners show a glyph, black, and neither is a spade's or a club's shape.
-    card = _straight({Card.parse(code): _black(deck_faces(deck, 350)[Card.parse(code)])}, code)
+    # A deck printed in one ink: both corners show a glyph, black, and neither is a spade's
+    # or a club's shape.
+    face = _red_ink_printed(deck_faces(deck, 350)[Card.parse(code)], (20, 20, 20))
+    card = _straight({Card.parse(code): face}, code)
     indices = find_indices(card)
     assert all(found is not None and found.suit is not None for found in indices)
     assert black_suit_evidence(card, glyphs).shaped == 0
