@@ -404,5 +404,5 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
 def _coloured(found: IndexBlobs) -> bool:
     """Whether an index is printed in coloured ink: its suit glyph, or its rank (a court
     card's glyph may run into the picture beside it and go unfound)."""
-    return any(float(np.median(found.colour[found.labels == label])) >= COLOURED_INK
+    return any(found.ink_colour(label) >= COLOURED_INK
                for label in (found.rank, found.suit) if label is not None)

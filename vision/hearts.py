@@ -77,7 +77,7 @@ def top_less_bottom(glyph: np.ndarray) -> float | None:
 def ink_colour(found: IndexBlobs) -> float:
     """The median colour (:class:`~vision.indices.IndexBlobs`) of an index's suit glyph."""
     assert found.suit is not None
-    return float(np.median(found.colour[found.labels == found.suit]))
+    return found.ink_colour(found.suit)
 
 
 def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:

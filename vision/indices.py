@@ -164,6 +164,10 @@ class IndexBlobs:
     rank: int
     suit: int | None
 
+    def ink_colour(self, label: int) -> float:
+        """The median colour of one blob (the rank's, or the suit glyph's)."""
+        return float(np.median(self.colour[self.labels == label]))
+
 
 def find_index(corner: np.ndarray, cut_necks: bool = True) -> IndexBlobs | None:
     """The rank and the suit glyph of an index corner; None where there is no rank.
