@@ -277,7 +277,8 @@ def main() -> None:
         def misses(mode: str, deck: str = deck) -> str:
             return f"{deck} {mode}" if args.misses else ""
 
-        standard = group == "folder" or corpus.deck_info(deck).index_style == "standard"
+        style = "standard" if group == "folder" else corpus.deck_info(deck).index_style
+        standard = style == "standard"
         if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
                           misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs,
@@ -286,8 +287,7 @@ def main() -> None:
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
         elif "zero" in args.modes:
-            sections["zero"].append(f"| {deck} ({corpus.deck_info(deck).index_style} indices: "
-                                    "not zero-shot) "
+            sections["zero"].append(f"| {deck} ({style} indices: not zero-shot) "
                                     "| | | | | | | | |")
         if "profile" in args.modes:
             rng = rng_for("profile")

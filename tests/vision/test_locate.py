@@ -277,6 +277,7 @@ def test_the_box_round_the_card_is_not_taken_for_it_at_another_level(
         quad = locate(frame)
         assert quad is None or np.abs(quad.array()[:, 1] - truth[:, 1]).max() < within, seed
 
+
 def _under_a_thumb(skin_bgr: tuple[int, int, int] | None = None
                    ) -> list[tuple[CardQuad | None, np.ndarray]]:
     """The located outline and the card's true one, for six cards of the dev deck under
