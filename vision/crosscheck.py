@@ -41,7 +41,7 @@ from vision.pixels import darkest_channel, lit_channels, paper_colour
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "check", "colour_lost",
+    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "cap_suit", "check", "colour_lost",
     "contradicts", "counts_pips", "look_at_middle", "only_small_blobs", "print_blur",
     "print_smear",
 ]
@@ -244,38 +244,52 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     """The reading, its confidence capped below the threshold if the middle (as measured by
     :func:`look_at_middle`, if not given) or the index corners (:func:`find_indices`, if
     not given) contradict it. ``evidence`` is the glyphs' word on a black suit
-    (:func:`black_suit_evidence`), where it is already known."""
+    (:func:`black_suit_evidence`), where it is already known. The rank and the suit are
+    checked apart, each capped by its own rules: a blue diamond read as a spade under the
+    dealer's thumb, its rank held by the middle, kept a sure spade for the audit while the
+    suit's rules went unasked."""
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
     if print_smear(card) > SMEARED:
         # Smeared print (a camera shaken during the exposure) was read surely wrong.
-        return _cap_suit(cap_rank(reading))
+        return cap_suit(cap_rank(reading))
     if colour_lost(card):
-        return _cap_suit(reading)
+        # The suit alone: the middle is not measured right in such light either (an anglo
+        # 8C's pips ran together into two columns, a picture, under candle light).
+        return cap_suit(reading)
     middle = middle if middle is not None else look_at_middle(card)
-    if contradicts(reading.rank, middle):
-        return cap_rank(reading)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
     diamond = reading.suit is Suit.DIAMONDS
     blank = middle.blobs == 0
     if indices is None:
         indices = find_indices(card) if court or black or diamond or blank else (None, None)
+    # A heart printed on its head, which the network never learned, may be named a diamond.
+    # Its index is printed unturned, its rank upside down, and a 6 so reads as a 9: a
+    # kde-ancient-egyptians 9H, read from that corner alone, was 6D, its 6 at 0.97. (Other
+    # ranks upside down read as none, and an upside-down 7 may pass for such a heart.)
+    upturned_heart = diamond and heart_on_its_head(indices)
+    rank_held = ((upturned_heart and reading.rank in (Rank.SIX, Rank.NINE))
+                 or _rank_contradicted(reading.rank, middle, indices))
+    checked = cap_rank(reading) if rank_held else reading
+    suit_held = upturned_heart or (
+        black and not _glyphs_confirm(reading, card, glyphs, indices, evidence))
+    return cap_suit(checked) if suit_held else checked
+
+
+def _rank_contradicted(rank: Rank, middle: Middle,
+                       indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
+    """Whether the middle or the index corners say the card is not of this rank."""
+    if contradicts(rank, middle):
+        return True
     # No print found anywhere: none in the middle, no index in either corner. In an empty
     # box, the box's own frame round its dark floor was located as a card, and its corners
     # were read as 10C at up to 0.98 (5 of 600 simulated empty boxes). A card's print may
     # fade from the middle (pale pips out of focus), but then its index is still found.
-    if blank and indices == (None, None):
-        return cap_rank(reading)
+    if middle.blobs == 0 and indices == (None, None):
+        return True
     # A J or K read from a rank that encloses a tall counter: a German queen's D, or a Q.
-    if court and any(map(rank_encloses_counter, indices)):
-        return cap_rank(reading)
-    # A heart printed on its head, which the network never learned, may be named a diamond.
-    if diamond and heart_on_its_head(indices):
-        return _cap_suit(reading)
-    if black and not _glyphs_confirm(reading, card, glyphs, indices, evidence):
-        return _cap_suit(reading)
-    return reading
+    return rank in (Rank.JACK, Rank.KING) and any(map(rank_encloses_counter, indices))
 
 
 def colour_lost(card: np.ndarray) -> bool:
@@ -366,7 +380,8 @@ def cap_rank(reading: Reading) -> Reading:
                    rank_confidence=min(reading.rank_confidence, CAP))
 
 
-def _cap_suit(reading: Reading) -> Reading:
+def cap_suit(reading: Reading) -> Reading:
+    """The reading with its suit's confidence (and so its own) capped at CAP."""
     return replace(reading, confidence=min(reading.confidence, CAP),
                    suit_confidence=min(reading.suit_confidence, CAP))
 

@@ -239,11 +239,14 @@ def _lower_suit_printed_upright(card: np.ndarray) -> np.ndarray:
 def test_a_heart_on_its_head_holds_a_diamond(deck_faces: Faces, glyphs: GlyphNet,
                                             rank: str) -> None:
     # The index network never saw a heart on its head (the dev decks turn their lower
-    # indices) and may name it a diamond surely.
+    # indices) and may name it a diamond surely. Such an index is printed unturned, its rank
+    # upside down where the corner is turned round to be read: a 6 or a 9 is held too.
     faces = deck_faces("anglo", 350)
     hearts = _lower_suit_printed_upright(_straight(faces, rank + "H"))
     held = check(_sure(rank + "D"), hearts, glyphs)
     assert not held.is_sure and held.suit_confidence <= CAP
+    for upside_down in ("6", "9"):
+        assert check(_sure(upside_down + "D"), hearts, glyphs).rank_confidence <= CAP
     assert check(_sure(rank + "H"), hearts, glyphs) == _sure(rank + "H")
     # A diamond on its head is a diamond.
     diamonds = _lower_suit_printed_upright(_straight(faces, rank + "D"))
@@ -399,6 +402,16 @@ def test_a_black_suit_read_from_coloured_glyphs_of_no_black_shape_is_held(
     spade = _sure(code[:-1] + "S")
     held = check(spade, blue, glyphs)
     assert held.rank == spade.rank and held.suit_confidence <= CAP and not held.is_sure
+
+
+@pytest.mark.parametrize("deck", ["paris", "orell", "dondorf"])
+def test_a_rank_the_middle_contradicts_leaves_the_suits_rules_to_judge_the_suit(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str) -> None:
+    # The audit counts the suit on its own confidence: a blue diamond read as a spade, its
+    # rank held by the middle, must not keep a sure spade.
+    blue = _blue(_straight(deck_faces(deck, 350), "8D"))
+    held = check(_sure("KS"), blue, glyphs)
+    assert held.rank_confidence <= CAP and held.suit_confidence <= CAP
 
 
 @pytest.mark.parametrize("deck", ["anglo_modern_4_color", "neoclassical_4_color"])
