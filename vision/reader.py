@@ -30,7 +30,14 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import SHARP_ENOUGH, cap_rank, check, look_at_middle, print_blur
+from vision.crosscheck import (
+    SHARP_ENOUGH,
+    cap_rank,
+    cap_suit,
+    check,
+    look_at_middle,
+    print_blur,
+)
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import IndexBlobs, find_indices, turn_glyphs
@@ -157,9 +164,10 @@ class CornerReader:
             return Reading(None, 0.0)
         # An outline shorter than the camera's mount makes any card, or squatter than any
         # card is, is a part of one.
-        part = (quad.height < SHORTEST_OUTLINE * frame.shape[0]
-                or quad.width > SQUATTEST_OUTLINE * quad.height)
-        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or part)
+        short = quad.height < SHORTEST_OUTLINE * frame.shape[0]
+        squat = quad.width > SQUATTEST_OUTLINE * quad.height
+        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or short or squat,
+                                        squat)
         if reading.is_sure or not torn:
             return reading
         # The corners disagree: a side of the outline may lie out on a reflection beside the
@@ -184,10 +192,12 @@ class CornerReader:
         fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
         return self._read_card(card, fitted)[0]
 
-    def _read_card(self, card: np.ndarray, doubtful: bool) -> tuple[Reading, bool]:
+    def _read_card(self, card: np.ndarray, doubtful: bool, squat: bool = False
+                   ) -> tuple[Reading, bool]:
         """The reading, and whether the two corners' likeliest classes ("no index" among
         them) differ while no check holds it: what an outline with one side off the card
-        leaves (vision.locate.look_deeper)."""
+        leaves (vision.locate.look_deeper). ``doubtful``: the outline may be off the card;
+        ``squat``: it is a part of one, too squat for a card."""
         ranks, suits = self._net.probabilities(corner_patches(card))
         # Each corner counts as far as it shows an index at all: a corner under a thumb or
         # a glare says "no index", which is no vote against the other corner. Corners that
@@ -234,7 +244,7 @@ class CornerReader:
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
         one_index = float(ranks[:, -1].max()) >= 0.5  # a corner shows no index
-        if indices is None and one_index and reading.is_sure:
+        if indices is None and one_index and reading.rank_confidence >= ACCEPT_THRESHOLD:
             indices = find_indices(card)  # once, for the checks and the corner turned back
         # The small index may be misread surely (a foreign letter taken for a numeral, a
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
@@ -251,7 +261,14 @@ class CornerReader:
         # was read as 9S at 0.99 from that one corner.
         if doubtful and one_index:
             checked = cap_rank(checked)
-        if checked.is_sure and one_index:
+            # Straightened to a card's shape, a squat outline stretches the index lengthwise:
+            # heruka-2color-bf's (npm) big J filled the corner, its diamond pushed out of it,
+            # and the suit was read as a heart at 0.93.
+            if squat:
+                checked = cap_suit(checked)
+        # The rank is checked wherever it is sure, the card held or not: the audit counts it
+        # on its own confidence.
+        if checked.rank_confidence >= ACCEPT_THRESHOLD and one_index:
             assert indices is not None  # found above: a check only lowers a reading
             checked = self._check_unturned(card, ranks[:, -1], indices, checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
