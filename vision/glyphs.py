@@ -217,12 +217,14 @@ class BlackSuitEvidence:
     they were not looked at); ``shaped`` counts the glyphs and pips the network takes for a
     spade or a club at all (not a letter or a piece of a picture cut out where a suit was
     sought); ``dissent`` is the most that one witness (a corner's glyph, or the pips) says
-    against the suit the total favours."""
+    against the suit the total favours; ``pips_seen`` counts the middle's pips cut out and
+    named, spade, club or neither."""
 
     corners: float
     pips: float
     shaped: int
     dissent: float = 0.0
+    pips_seen: int = 0
 
     @property
     def total(self) -> float:
@@ -265,7 +267,8 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, rank: Rank | None = Non
     pip_odds = float(np.median(club_odds(in_middle))) if pip_list else 0.0
     corner_odds = float(each_corner.sum())
     against = -np.sign(corner_odds + pip_odds) * np.append(each_corner, pip_odds)
-    return BlackSuitEvidence(corner_odds, pip_odds, shaped, max(0.0, float(against.max())))
+    return BlackSuitEvidence(corner_odds, pip_odds, shaped, max(0.0, float(against.max())),
+                             len(pip_list))
 
 
 def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,

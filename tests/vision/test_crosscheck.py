@@ -473,3 +473,35 @@ def test_a_heart_or_a_diamond_in_black_ink_is_no_black_suit(
     assert black_suit_evidence(card, glyphs).shaped == 0
     held = check(_sure(misread), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
+
+
+def _corner_glyphs_painted_out(card: np.ndarray) -> np.ndarray:
+    """The card with the suit glyph under each index painted over in the paper's white, as
+    where the glyph goes unfound (run into the rank, under the thumb)."""
+    out = card.copy()
+    for corner, found in enumerate(find_indices(card)):
+        assert found is not None and found.suit is not None
+        view = out[::-1, ::-1] if corner else out  # the corner at the top left, as found
+        h, w = found.labels.shape
+        view[:h, :w][found.labels == found.suit] = 255
+    return out
+
+
+@pytest.mark.parametrize("deck", ["paris", "dondorf"])
+@pytest.mark.parametrize(("code", "misread"), [("4D", "4S"), ("9D", "9S"), ("7H", "7C")])
+def test_pips_of_no_black_shape_hold_a_black_suit_with_no_glyph_found(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str, misread: str) -> None:
+    # A deck printed in one ink, its corners' glyphs unfound: the pips are cut out and
+    # named, and none is a spade's or a club's shape. A black card's pips are: it stands.
+    def unfound(code: str) -> np.ndarray:
+        face = _red_ink_printed(deck_faces(deck, 350)[Card.parse(code)], (20, 20, 20))
+        card = _corner_glyphs_painted_out(_straight({Card.parse(code): face}, code))
+        assert all(found is None or found.suit is None for found in find_indices(card))
+        return card
+
+    card = unfound(code)
+    evidence = black_suit_evidence(card, glyphs, Card.parse(code).rank)
+    assert evidence.shaped == 0 and evidence.pips_seen > 0
+    held = check(_sure(misread), card, glyphs)
+    assert held.suit_confidence <= CAP and not held.is_sure
+    assert check(_sure(misread), unfound(misread), glyphs) == _sure(misread)
