@@ -51,7 +51,8 @@ Extract = Callable[[tarfile.TarFile, Path], None]
 
 
 def _svg_files(inside: str, code_of: Callable[[str], str | None]) -> Extract:
-    """Copy the SVG files of one folder of the package, named by ``code_of`` their stem."""
+    """Copy the SVG files of one folder inside the package, each renamed by the card code
+    that ``code_of`` makes of its stem (None: not a card face)."""
     def extract(tar: tarfile.TarFile, folder: Path) -> None:
         for member in tar.getmembers():
             path = Path(member.name)
