@@ -6,6 +6,7 @@
     .venv/bin/python bench/video_deals.py --learned   # each deck learned first, then read
     .venv/bin/python bench/video_deals.py --blind     # the blind decks (vision.kdecards)
     .venv/bin/python bench/video_deals.py --shake     # each camera shaken (past RIG.md)
+    .venv/bin/python bench/video_deals.py --deck-dir ~/decks/kennard   # a deck of your own
 
 Each deal is a seeded shuffle of a dev or a held-out deck, dealt by the camera-in-box
 simulator (RIG.md's conditions, "normal" and "hard" sessions) by a fast or a slow dealer,
@@ -18,6 +19,8 @@ zero-shot reader, and each exposure is matched to the simulator's ground truth b
 
 With --learned, each deck is first learned from a simulated pass in a known order under the
 same camera and light (what `faro-shoe learn --video` does), and read with its profile.
+With --deck-dir, the deals are of folders of card images named by code (a deck of your own,
+or bench/fetch_decks.py's designs), each dealt in turn.
 
 Change detection and the whole pipeline (decoding, motion, reads, deal) are timed per frame
 on one core (cv2.setNumThreads(1)); peak memory is the ru_maxrss of one `faro-shoe read`
@@ -47,6 +50,7 @@ from shoe.commands.read import (
 )
 from shoe.settings import Settings
 from vision.corpus import BLIND_DECKS, DEV_DECKS, HELD_OUT_DECKS, deck_info, render_deck
+from vision.deckdir import DeckDirError, load_deck_dir
 from vision.exposures import ExposureTracker, iter_rests
 from vision.learn import DarkDeckError, learn_profile
 from vision.scene import SceneParams
@@ -70,6 +74,12 @@ class Plan:
     difficulty: str
     seed: int
     shaken: bool = False
+    folder: Path | None = None  # a deck of card images named by code, not a corpus deck
+
+    def faces(self) -> dict[Card, np.ndarray]:
+        if self.folder is not None:
+            return load_deck_dir(self.folder, 350, alpha=True)
+        return render_deck(self.deck, 350, alpha=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +98,21 @@ class Outcome:
     wrong_detail: tuple[str, ...]
 
 
-def plans(count: int, seed: int, blind: tuple[str, ...] = (), shaken: bool = False
-          ) -> list[Plan]:
-    """Dev and held-out decks in turn, or only the ``blind`` ones; every mix of dealer pace
-    and beam; ``shaken`` cameras if asked."""
+def plans(count: int, seed: int, blind: tuple[str, ...] = (), shaken: bool = False,
+          folders: tuple[Path, ...] = ()) -> list[Plan]:
+    """Dev and held-out decks in turn, or only the ``blind`` ones, or only the ``folders``
+    (each in turn, from the first); every mix of dealer pace and beam; ``shaken`` cameras if
+    asked."""
     out = []
     for i in range(count):
-        held_out = bool(blind) or i % 2 == 1
+        held_out = bool(blind or folders) or i % 2 == 1
         decks = blind or (HELD_OUT_DECKS if held_out else DEV_DECKS)
         deck = decks[(seed + (i if blind else i // 2)) % len(decks)]
+        folder = folders[i % len(folders)] if folders else None
         fast, beam = [(True, False), (False, True), (True, True), (False, False)][i % 4]
         difficulty = "hard" if i % 3 == 2 else "normal"
-        out.append(Plan(i, deck, held_out, fast, beam, difficulty, seed * 1000 + i, shaken))
+        out.append(Plan(i, folder.name if folder else deck, held_out, fast, beam, difficulty,
+                        seed * 1000 + i, shaken, folder))
     return out
 
 
@@ -117,7 +130,7 @@ def scene_of(plan: Plan) -> SceneParams:
 
 def deal_video(plan: Plan, n_cards: int, folder: Path) -> tuple[Path, list[Card],
                                                                 tuple[CardTruth, ...]]:
-    faces = render_deck(plan.deck, 350, alpha=True)
+    faces = plan.faces()
     cards = shuffled_deck(plan.seed)[:n_cards]
     shoe = SimulatedShoe([faces[c] for c in cards], seed=plan.seed, params=scene_of(plan),
                          timing=FAST if plan.fast else SLOW)
@@ -133,7 +146,7 @@ class PassMismatchError(Exception):
 def learned_profile(plan: Plan, folder: Path) -> str:
     """Learn the deck as a user would: one pass in a known order, recorded, then learned
     from its rests (what `faro-shoe learn --video` does). Returns the profile's path."""
-    faces = render_deck(plan.deck, 350, alpha=True)
+    faces = plan.faces()
     order = shuffled_deck(plan.seed + 500)
     shoe = SimulatedShoe([faces[c] for c in order], seed=plan.seed + 500,
                          params=scene_of(plan), timing=LEARNING)
@@ -230,7 +243,7 @@ def table(outcomes: list[Outcome]) -> str:
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for o in outcomes:
         p = o.plan
-        group = "blind" if p.deck in BLIND_DECKS else "held out"
+        group = "folder" if p.folder else "blind" if p.deck in BLIND_DECKS else "held out"
         deck = f"{p.deck} ({group})" if p.held_out else p.deck
         lines.append(
             f"| {p.number} | {deck} | {'fast' if p.fast else 'slow'} | {'yes' if p.beam else 'no'}"
@@ -256,8 +269,20 @@ def main() -> int:
     parser.add_argument("--shake", action="store_true",
                         help="shake each deal's camera through every exposure (6-10 px, past "
                              "RIG.md's rigid mount): cards may be flagged, never read wrongly")
+    parser.add_argument("--deck-dir", action="append", default=[], type=Path, metavar="DIR",
+                        help="deal only decks of your own, each in turn: a folder of card "
+                             "images, one per card named by its code (QH.png, 10h.svg; see "
+                             "bench/fetch_decks.py), read zero-shot as a standard-indexed "
+                             "deck unless --learned (repeatable)")
     parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
     args = parser.parse_args()
+    if args.deck_dir and args.blind:
+        parser.error("--deck-dir and --blind each choose the decks: give one of them")
+    for folder in args.deck_dir:
+        try:
+            load_deck_dir(folder, 350, alpha=True)  # a bad folder is one line, not a traceback
+        except DeckDirError as e:
+            parser.error(str(e))
     deals = args.deals or (4 if args.quick else 8)
     n_cards = args.cards or (16 if args.quick else 52)
     quiet_video_decoder()
@@ -270,7 +295,7 @@ def main() -> int:
         # Zero-shot reads standard indices only.
         blind = tuple(d for d in BLIND_DECKS if args.learned
                       or deck_info(d).index_style == "standard") if args.blind else ()
-        for plan in plans(deals, args.seed, blind, args.shake):
+        for plan in plans(deals, args.seed, blind, args.shake, tuple(args.deck_dir)):
             try:
                 outcome, video, beam_file, profile = run_deal(plan, n_cards, folder,
                                                               args.learned)
