@@ -218,13 +218,14 @@ class BlackSuitEvidence:
     spade or a club at all (not a letter or a piece of a picture cut out where a suit was
     sought); ``dissent`` is the most that one witness (a corner's glyph, or the pips) says
     against the suit the total favours; ``pips_seen`` counts the middle's pips cut out and
-    named, spade, club or neither."""
+    named, spade, club or neither, and ``pips_shaped`` those named spade or club."""
 
     corners: float
     pips: float
     shaped: int
     dissent: float = 0.0
     pips_seen: int = 0
+    pips_shaped: int = 0
 
     @property
     def total(self) -> float:
@@ -263,12 +264,13 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, rank: Rank | None = Non
     number = rank is not None and Rank.TWO <= rank <= Rank.TEN
     pip_list = pip_glyphs(card, ace) if ace or (number and not settled) else []
     in_middle = net.shapes(pip_list)
-    shaped = int((in_corners[:, 2] < 0.5).sum() + (in_middle[:, 2] < 0.5).sum())
+    pips_shaped = int((in_middle[:, 2] < 0.5).sum())
+    shaped = int((in_corners[:, 2] < 0.5).sum()) + pips_shaped
     pip_odds = float(np.median(club_odds(in_middle))) if pip_list else 0.0
     corner_odds = float(each_corner.sum())
     against = -np.sign(corner_odds + pip_odds) * np.append(each_corner, pip_odds)
     return BlackSuitEvidence(corner_odds, pip_odds, shaped, max(0.0, float(against.max())),
-                             len(pip_list))
+                             len(pip_list), pips_shaped)
 
 
 def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,

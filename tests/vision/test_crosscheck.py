@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -23,7 +24,7 @@ from vision.crosscheck import (
     print_blur,
     print_smear,
 )
-from vision.glyphs import GlyphNet, black_suit_evidence
+from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
 from vision.indices import RED_INK, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W, locate, straighten
@@ -505,3 +506,18 @@ def test_pips_of_no_black_shape_hold_a_black_suit_with_no_glyph_found(
     held = check(_sure(misread), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
     assert check(_sure(misread), unfound(misread), glyphs) == _sure(misread)
+
+
+@pytest.mark.parametrize("deck", ["paris", "dondorf"])
+def test_pips_of_no_black_shape_overrule_a_corner_glyph_named_a_spade(
+        deck_faces: Faces, glyphs: GlyphNet, deck: str) -> None:
+    # A diamond in black ink under broad glare, its corner glyph named a spade (log-odds
+    # 7.0, past RIG.md's range): the four pips cut out, none a spade or a club, hold it.
+    # Where two of them are spades, the spade stands.
+    face = _red_ink_printed(deck_faces(deck, 350)[Card.parse("8D")], (20, 20, 20))
+    card = _straight({Card.parse("8D"): face}, "8D")
+    corner_says_spade = BlackSuitEvidence(corners=-7.0, pips=0.0, shaped=1, pips_seen=4)
+    held = check(_sure("8S"), card, glyphs, evidence=corner_says_spade)
+    assert held.suit_confidence <= CAP and not held.is_sure
+    two_spade_pips = replace(corner_says_spade, pips=-3.0, shaped=3, pips_shaped=2)
+    assert check(_sure("8S"), card, glyphs, evidence=two_spade_pips) == _sure("8S")
