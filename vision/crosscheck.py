@@ -269,27 +269,21 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     # kde-ancient-egyptians 9H, read from that corner alone, was 6D, its 6 at 0.97. (Other
     # ranks upside down read as none, and an upside-down 7 may pass for such a heart.)
     upturned_heart = diamond and heart_on_its_head(indices)
-    rank_held = ((upturned_heart and reading.rank in (Rank.SIX, Rank.NINE))
-                 or _rank_contradicted(reading.rank, middle, indices))
+    rank_held = (
+        contradicts(reading.rank, middle)
+        or (upturned_heart and reading.rank in (Rank.SIX, Rank.NINE))
+        # No print found anywhere: none in the middle, no index in either corner. In an
+        # empty box, the box's own frame round its dark floor was located as a card, and its
+        # corners were read as 10C at up to 0.98 (5 of 600 simulated empty boxes). A card's
+        # print may fade from the middle (pale pips out of focus), but then its index is
+        # still found.
+        or (blank and indices == (None, None))
+        # A J or K read from a rank that encloses a tall counter: a German queen's D, or a Q.
+        or (court and any(map(rank_encloses_counter, indices))))
     checked = cap_rank(reading) if rank_held else reading
     suit_held = upturned_heart or (
         black and not _glyphs_confirm(reading, card, glyphs, indices, evidence))
     return cap_suit(checked) if suit_held else checked
-
-
-def _rank_contradicted(rank: Rank, middle: Middle,
-                       indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
-    """Whether the middle or the index corners say the card is not of this rank."""
-    if contradicts(rank, middle):
-        return True
-    # No print found anywhere: none in the middle, no index in either corner. In an empty
-    # box, the box's own frame round its dark floor was located as a card, and its corners
-    # were read as 10C at up to 0.98 (5 of 600 simulated empty boxes). A card's print may
-    # fade from the middle (pale pips out of focus), but then its index is still found.
-    if middle.blobs == 0 and indices == (None, None):
-        return True
-    # A J or K read from a rank that encloses a tall counter: a German queen's D, or a Q.
-    return rank in (Rank.JACK, Rank.KING) and any(map(rank_encloses_counter, indices))
 
 
 def colour_lost(card: np.ndarray) -> bool:
