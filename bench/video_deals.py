@@ -30,6 +30,7 @@ subprocess on the first deal. Figures are of this machine under whatever else ru
 from __future__ import annotations
 
 import argparse
+import functools
 import subprocess
 import sys
 import tempfile
@@ -78,8 +79,14 @@ class Plan:
 
     def faces(self) -> dict[Card, np.ndarray]:
         if self.folder is not None:
-            return load_deck_dir(self.folder, 350, alpha=True)
+            return _folder_faces(self.folder)
         return render_deck(self.deck, 350, alpha=True)
+
+
+@functools.cache
+def _folder_faces(folder: Path) -> dict[Card, np.ndarray]:
+    """A folder's faces, rendered once: each deal of it, and its learning pass, use them."""
+    return load_deck_dir(folder, 350, alpha=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +287,7 @@ def main() -> int:
         parser.error("--deck-dir and --blind each choose the decks: give one of them")
     for folder in args.deck_dir:
         try:
-            load_deck_dir(folder, 350, alpha=True)  # a bad folder is one line, not a traceback
+            _folder_faces(folder)  # a bad folder is one line, not a traceback
         except DeckDirError as e:
             parser.error(str(e))
     deals = args.deals or (4 if args.quick else 8)
