@@ -384,14 +384,19 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                     indices: Sequence[IndexBlobs | None],
                     evidence: BlackSuitEvidence | None) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
-    black suit read, or show no spade or club shape to judge by on print clean enough for
-    the index network alone, in ink that is black, and not in both corners glyphs nor in
-    the middle pips of another shape."""
+    black suit read, or show no spade or club shape to judge by (or only lean to the suit
+    read) on print clean enough for the index network alone, in ink that is black, and not
+    in both corners glyphs nor in the middle pips of another shape."""
     assert reading.rank is not None
     if evidence is None:
         evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
     said = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
-    if evidence.shaped == 0:
+    # Glyphs that lean to the suit read, none of them against it, but short of saying it
+    # (GLYPHS_CONFIRM), count for no less than no glyph: anglo's QS under hard light, its
+    # spade found in one corner only and blurred (2.2 for a spade), was held where a QS
+    # with no glyph found stood.
+    leaning = said > 0 and evidence.dissent == 0.0 and not evidence.says
+    if evidence.shaped == 0 or leaning:
         # Nothing to judge by: the network's word stands alone only on print as clean as
         # it learned from, neither blurred past its range nor speckled by the sensor's noise,
         # and where the index is printed in black. A four-colour deck may print its diamonds

@@ -476,16 +476,36 @@ def test_a_heart_or_a_diamond_in_black_ink_is_no_black_suit(
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
-def _corner_glyphs_painted_out(card: np.ndarray) -> np.ndarray:
-    """The card with the suit glyph under each index painted over in the paper's white, as
-    where the glyph goes unfound (run into the rank, under the thumb)."""
+def _corner_glyphs_painted_out(card: np.ndarray, corners: tuple[int, ...] = (0, 1)
+                               ) -> np.ndarray:
+    """The card with the suit glyph under each index (of ``corners``) painted over in the
+    paper's white, as where the glyph goes unfound (run into the rank, under the thumb)."""
     out = card.copy()
     for corner, found in enumerate(find_indices(card)):
+        if corner not in corners:
+            continue
         assert found is not None and found.suit is not None
         view = out[::-1, ::-1] if corner else out  # the corner at the top left, as found
         h, w = found.labels.shape
         view[:h, :w][found.labels == found.suit] = 255
     return out
+
+
+def test_glyphs_that_only_lean_to_the_suit_read_judge_as_no_glyph(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # anglo's QS under hard light: its spade found in one corner only, blurred, and named a
+    # spade short of saying it (2.2). It stands as with no glyph, on sharp print only.
+    card = _corner_glyphs_painted_out(_straight(deck_faces("anglo", 350), "QS"), corners=(1,))
+    leaning = BlackSuitEvidence(corners=-2.2, pips=0.0, shaped=1)
+    assert not leaning.says
+    assert check(_sure("QS"), card, glyphs, evidence=leaning) == _sure("QS")
+    blurred = check(_sure("QS"), cv2.GaussianBlur(card, (0, 0), 2.5), glyphs, evidence=leaning)
+    assert blurred.suit_confidence <= CAP and not blurred.is_sure
+    # Leaning to the other black suit, or with a glyph against the suit, it is held.
+    for doubt in (replace(leaning, corners=2.2),
+                  replace(leaning, corners=-2.2, shaped=2, dissent=3.0)):
+        held = check(_sure("QS"), card, glyphs, evidence=doubt)
+        assert held.suit_confidence <= CAP and not held.is_sure
 
 
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
