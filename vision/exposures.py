@@ -36,7 +36,7 @@ from vision.motion import (
     iter_rests,
 )
 from vision.reading import Reader, Reading
-from vision.vote import tally, vote
+from vision.vote import vote
 from vision.window import Window
 
 __all__ = [
@@ -138,9 +138,10 @@ class ExposureTracker:
     """Frames in, one :class:`ExposureResult` per exposed card out. Single-threaded.
 
     ``min_agree`` sure readings, ``first_gap`` frames apart (so that a thumb lingering on the
-    card as it comes to rest is less likely to be under both), settle a card; a card whose
-    frames do not agree gets up to ``max_reads`` readings, ``retry_gap`` frames apart, while
-    it rests (a thumb may lift).
+    card as it comes to rest is less likely to be under both), settle a card where the vote
+    over its readings is sure; a card whose frames do not agree, or are mostly unsure, gets
+    up to ``max_reads`` readings, ``retry_gap`` frames apart, while it rests (a thumb may
+    lift).
     ``beam_tolerance`` is how far (s) a beam may lie from the motion it belongs to.
     """
 
@@ -321,9 +322,10 @@ class ExposureTracker:
         self._close_if_settled(pending)
 
     def _close_if_settled(self, pending: _Pending) -> None:
-        named = [(r.card, r.confidence) for r in pending.readings]
-        card, _, sure_agree, sure_dissent = tally(named)
-        settled = card is not None and sure_agree >= self.min_agree and not sure_dissent
+        # Settled only where the vote is sure: two sure readings may stand beside two unsure
+        # ones of the same card (a thumb lingering as it came to rest), and their median is
+        # unsure. Read again while the card rests, it stands on the frames the thumb left.
+        settled = vote(pending.readings, min_agree=self.min_agree).is_sure
         if settled or len(pending.readings) >= self.max_reads:
             pending.closed = True
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
@@ -176,3 +179,38 @@ def test_two_beams_in_one_slide_give_an_unseen_card_before_the_next(
     assert unseen.beam is BeamCheck.BEAM_ONLY and unseen.reading.card is None
     assert unseen.t_rest is None and not unseen.frames
     assert_never_wrong(results[:3] + results[4:], simulated_deal_video.cards)
+
+
+class _ThumbLingering:
+    """The real reader, as unsure as under a thumb lingering over the card (0.46) on the
+    first two frames it reads of each card. It is told each frame's number as it is fed."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader, self.frame_number, self.last_read, self.streak = reader, 0, -100, 0
+
+    def frames(self, video: Any) -> Iterator[tuple[float, np.ndarray]]:
+        for self.frame_number, (t, frame) in enumerate(open_video(video.path)):
+            yield t, frame
+
+    def read(self, frame: np.ndarray) -> Reading:
+        # One card's reads come 2-3 frames apart; the next card comes a slide later.
+        self.streak = 0 if self.frame_number - self.last_read > 6 else self.streak + 1
+        self.last_read = self.frame_number
+        reading = self.reader.read(frame)
+        return replace(reading, confidence=min(reading.confidence, 0.46)) \
+            if self.streak < 2 else reading
+
+
+def test_a_card_read_unsure_as_it_came_to_rest_is_read_again_until_the_vote_is_sure(
+    simulated_deal_video: Any, reader: Reader
+) -> None:
+    # Two unsure readings and two sure ones of the same card: their median is unsure. The
+    # tracker reads the card again while it rests (up to max_reads), and the vote stands.
+    # A fast dealer's card that slides on first is flagged, never guessed.
+    lingering = _ThumbLingering(reader)
+    tracker = ExposureTracker(lingering)
+    results = list(track(lingering.frames(simulated_deal_video), tracker, ()))
+    assert len(results) == len(simulated_deal_video.cards)
+    assert_never_wrong(results, simulated_deal_video.cards)
+    read_again = [r for r in results if len(r.votes) > 4]
+    assert read_again and all(r.is_sure for r in read_again)
