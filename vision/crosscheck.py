@@ -392,9 +392,9 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
     said = evidence.total if reading.suit == Suit.CLUBS else -evidence.total
     # Glyphs that lean to the suit read, none of them against it, but short of saying it
-    # (GLYPHS_CONFIRM), count for no less than no glyph: anglo's QS under hard light, its
-    # spade found in one corner only and blurred (2.2 for a spade), was held where a QS
-    # with no glyph found stood.
+    # (GLYPHS_CONFIRM), are judged as no glyph: anglo's QS under hard light, its spade
+    # found in one corner only and blurred (2.2 for a spade), was held where a QS with no
+    # glyph found stood.
     leaning = said > 0 and evidence.dissent == 0.0 and not evidence.says
     if evidence.shaped == 0 or leaning:
         # Nothing to judge by: the network's word stands alone only on print as clean as

@@ -189,7 +189,8 @@ class _ThumbLingering:
         self.reader, self.frame_number, self.last_read, self.streak = reader, 0, -100, 0
 
     def frames(self, video: Any) -> Iterator[tuple[float, np.ndarray]]:
-        for self.frame_number, (t, frame) in enumerate(open_video(video.path)):
+        for number, (t, frame) in enumerate(open_video(video.path)):
+            self.frame_number = number
             yield t, frame
 
     def read(self, frame: np.ndarray) -> Reading:
@@ -197,8 +198,9 @@ class _ThumbLingering:
         self.streak = 0 if self.frame_number - self.last_read > 6 else self.streak + 1
         self.last_read = self.frame_number
         reading = self.reader.read(frame)
-        return replace(reading, confidence=min(reading.confidence, 0.46)) \
-            if self.streak < 2 else reading
+        if self.streak >= 2:
+            return reading
+        return replace(reading, confidence=min(reading.confidence, 0.46))
 
 
 def test_a_card_read_unsure_as_it_came_to_rest_is_read_again_until_the_vote_is_sure(
