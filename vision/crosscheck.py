@@ -411,11 +411,16 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         # and 9D, no glyph found in their corners, were read as spades at 0.93. A black
         # suit's pips cut out are named as such: over 28 decks this held no right reading
         # of 17 472 frames within RIG.md's ranges, and one of 17 472 past them.
+        # Only glyphs and pips of no black suit's shape count so: plastic's 4S, its two
+        # corners' glyphs and four pips all leaning to a spade, together short of saying it
+        # (3.3), was held.
         glyphs_found = sum(found is not None and found.suit is not None for found in indices)
+        shapeless_glyphs = glyphs_found - (evidence.shaped - evidence.pips_shaped)
+        shapeless_pips = evidence.pips_seen > 0 and evidence.pips_shaped == 0
         return (not any(map(speckled, index_corners(card)))
                 and print_blur(card) <= SHARP_ENOUGH
                 and not any(map(_coloured, filter(None, indices)))
-                and glyphs_found < 2 and evidence.pips_seen == 0)
+                and shapeless_glyphs < 2 and not shapeless_pips)
     # A number card's pips, cut out and none of them a spade or a club, say no black suit
     # against one corner's glyph: a deck printed in one ink, its diamond in a corner under
     # broad glare or askew named a spade (log-odds 6.4-7.0), was read as 8S and 9S at up

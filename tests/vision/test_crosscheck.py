@@ -508,6 +508,27 @@ def test_glyphs_that_only_lean_to_the_suit_read_judge_as_no_glyph(
         assert held.suit_confidence <= CAP and not held.is_sure
 
 
+def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_shape(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # plastic's 4S and JS under hard light: both corners' glyphs, and the 4's pips, named
+    # spades, together short of saying it (3.3). Judged as no glyph, they are no glyphs of
+    # another shape either (a heart or a diamond in black ink, which holds the card).
+    queen = _straight(deck_faces("anglo", 350), "QS")
+    assert all(found is not None and found.suit is not None for found in find_indices(queen))
+    both_corners = BlackSuitEvidence(corners=-3.4, pips=0.0, shaped=2)
+    assert check(_sure("QS"), queen, glyphs, evidence=both_corners) == _sure("QS")
+    one_shapeless = replace(both_corners, corners=-2.0, shaped=1)
+    assert check(_sure("QS"), queen, glyphs, evidence=one_shapeless) == _sure("QS")
+    # Pips that are no spade or club still hold a black suit the corners lean to.
+    face = _red_ink_printed(deck_faces("paris", 350)[Card.parse("8D")], (20, 20, 20))
+    eight = _straight({Card.parse("8D"): face}, "8D")
+    shapeless_pips = BlackSuitEvidence(corners=-2.0, pips=0.0, shaped=2, pips_seen=4)
+    held = check(_sure("8S"), eight, glyphs, evidence=shapeless_pips)
+    assert held.suit_confidence <= CAP and not held.is_sure
+    spade_pips = replace(shapeless_pips, pips=-1.3, shaped=6, pips_shaped=4)
+    assert check(_sure("8S"), eight, glyphs, evidence=spade_pips) == _sure("8S")
+
+
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
 @pytest.mark.parametrize(("code", "misread"), [("4D", "4S"), ("9D", "9S"), ("7H", "7C")])
 def test_pips_of_no_black_shape_hold_a_black_suit_with_no_glyph_found(
