@@ -260,7 +260,12 @@ class CornerReader:
         # too: a kde-penguins 8S under the thumb, its top index cut by the outline's side,
         # was read as 9S at 0.99 from that one corner.
         if doubtful and one_index:
-            checked = cap_rank(checked)
+            # Not where that corner shows an index printed unturned that, turned back, names
+            # the rank surely: the outline holds both indices (a kde-ancient-egyptians 2D,
+            # its outline fitted to the hull, was held with both its corners on the card).
+            if indices is None or not self._turned_back_names(card, ranks[:, -1], indices,
+                                                              rank):
+                checked = cap_rank(checked)
             # Straightened to a card's shape, a squat outline stretches the index lengthwise:
             # heruka-2color-bf's (npm) big J filled the corner, its diamond pushed out of it,
             # and the suit was read as a heart at 0.93.
@@ -301,9 +306,7 @@ class CornerReader:
         turned were read surely as another rank (a 3 as 9 at 0.94), so the block naming
         the reading's rank lets it stand. The suit, so turned, was misread more often than
         its other witnesses miss."""
-        for corner, found in enumerate(indices):
-            if no_index[corner] < 0.5 or found is None or found.suit is None:
-                continue
+        for corner, found in _unturned(no_index, indices):
             each = self._sure_rank(turn_glyphs(card, corner, found), corner)
             if each is None or each == reading.rank:
                 continue
@@ -312,12 +315,31 @@ class CornerReader:
                 return cap_rank(reading)
         return reading
 
+    def _turned_back_names(self, card: np.ndarray, no_index: np.ndarray,
+                           indices: tuple[IndexBlobs | None, IndexBlobs | None],
+                           rank: Rank) -> bool:
+        """Whether a corner the network sees no index in shows one that, its glyphs turned
+        half round each where it stands or as one block (_check_unturned), names ``rank``
+        surely."""
+        return any(self._sure_rank(turn_glyphs(card, corner, found, together), corner) == rank
+                   for corner, found in _unturned(no_index, indices)
+                   for together in (False, True))
+
     def _sure_rank(self, card: np.ndarray, corner: int) -> Rank | None:
         """The rank the network names at the accept threshold in one corner, if any."""
         patch = normalise_patch(corners(card, CORNER_W, CORNER_H)[corner])
         ranks, _ = self._net.probabilities(patch[None])
         rank_i = int(ranks[0].argmax())
         return RANK_CLASSES[rank_i] if ranks[0, rank_i] >= ACCEPT_THRESHOLD else None
+
+
+def _unturned(no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
+              ) -> list[tuple[int, IndexBlobs]]:
+    """The corners (0 top-left, 1 bottom-right) the network sees no index in (``no_index``
+    0.5 or more, by corner) where the glyph search finds a rank over a suit glyph: an index
+    printed unturned, it may be."""
+    return [(corner, found) for corner, found in enumerate(indices)
+            if no_index[corner] >= 0.5 and found is not None and found.suit is not None]
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
