@@ -15,7 +15,8 @@ thumb), and no diamond at -0.35 or less (a heart on its head; the dev decks turn
 indices, so hardly a heart measured so: 0.1%). Without the thumb (an earlier run): 95.7% and
 97.4%, none and 0.3%. Only a glyph of red ink is weighed (``RED_INK``), under a rank at
 least half as tall (``RANK_OVER_GLYPH``). A diamond read over a heart on its head is held
-however sure the network is (:func:`heart_on_its_head`): it never saw one.
+however sure the network is (:func:`heart_on_its_head`): it never saw one; but not beside a
+glyph shaped as a diamond.
 
 >>> red_suit_log_odds(find_indices(card))           # doctest: +SKIP
 7.7
@@ -100,9 +101,13 @@ def heart_on_its_head(indices: Sequence[IndexBlobs | None]) -> bool:
     diamond measured. The index network learned from decks that turn their lower index, so
     it never saw such a heart, and may name it a diamond surely: kde-ancient-egyptians
     prints its lower index upright, and an 8H read from that corner alone was read as 8D
-    at 0.93."""
-    return any(shape is not None and shape <= -HEART_SHAPE
-               for shape in map(_red_glyph_shape, indices))
+    at 0.93. Not where the other corner's glyph is shaped as a diamond: such a deck's other
+    corner shows its heart upright, and a diamond's glyph under glare or blur may measure as
+    a heart on its head (kde-ancient-egyptians' 3D, a piece of its glared 3 cut out as the
+    glyph: -0.58; orell's 2D blurred in a dark room: -0.39; the other corners' 0.0)."""
+    shapes = [shape for shape in map(_red_glyph_shape, indices) if shape is not None]
+    return (any(shape <= -HEART_SHAPE for shape in shapes)
+            and not any(abs(shape) <= DIAMOND_SHAPE for shape in shapes))
 
 
 def _red_glyph_shape(found: IndexBlobs | None) -> float | None:

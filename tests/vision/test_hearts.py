@@ -126,6 +126,16 @@ def test_only_a_heart_stands_on_its_head() -> None:
     assert heart_on_its_head([_index_of(heart[::-1], rank_height=least)])
 
 
+def test_a_diamond_in_one_corner_outweighs_a_heart_on_its_head_in_the_other() -> None:
+    # A deck that prints its lower index upright shows the heart upright in the other
+    # corner. A diamond's glyph cut out with a piece of its glared rank, or blurred, measured
+    # as a heart on its head in one corner while the other corner's was a plain diamond.
+    heart, diamond = _heart(), _diamond()
+    assert heart_on_its_head([_index_of(heart), _index_of(heart[::-1])])
+    assert not heart_on_its_head([_index_of(diamond), _index_of(heart[::-1])])
+    assert not heart_on_its_head([_index_of(heart[::-1]), _index_of(diamond[::-1])])
+
+
 def test_only_a_glyph_of_red_ink_says_a_red_suit() -> None:
     # A black blob under a red rank is a piece of a picture (a king's ermine, say).
     diamond = _diamond()
