@@ -508,6 +508,12 @@ def test_glyphs_that_only_lean_to_the_suit_read_judge_as_no_glyph(
         assert held.suit_confidence <= CAP and not held.is_sure
 
 
+def _eight_of_diamonds_in_black_ink(faces: dict[Card, np.ndarray]) -> np.ndarray:
+    """A deck's 8D, straightened, its red ink printed black: a deck printed in one ink."""
+    face = _red_ink_printed(faces[Card.parse("8D")], (20, 20, 20))
+    return _straight({Card.parse("8D"): face}, "8D")
+
+
 def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_shape(
         deck_faces: Faces, glyphs: GlyphNet) -> None:
     # plastic's 4S and JS under hard light: both corners' glyphs, and the 4's pips, named
@@ -520,8 +526,7 @@ def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_s
     one_shapeless = replace(both_corners, corners=-2.0, shaped=1)
     assert check(_sure("QS"), queen, glyphs, evidence=one_shapeless) == _sure("QS")
     # Pips that are no spade or club still hold a black suit the corners lean to.
-    face = _red_ink_printed(deck_faces("paris", 350)[Card.parse("8D")], (20, 20, 20))
-    eight = _straight({Card.parse("8D"): face}, "8D")
+    eight = _eight_of_diamonds_in_black_ink(deck_faces("paris", 350))
     shapeless_pips = BlackSuitEvidence(corners=-2.0, pips=0.0, shaped=2, pips_seen=4)
     held = check(_sure("8S"), eight, glyphs, evidence=shapeless_pips)
     assert held.suit_confidence <= CAP and not held.is_sure
@@ -555,8 +560,7 @@ def test_pips_of_no_black_shape_overrule_a_corner_glyph_named_a_spade(
     # A diamond in black ink under broad glare, its corner glyph named a spade (log-odds
     # 7.0, past RIG.md's range): the four pips cut out, none a spade or a club, hold it.
     # Where two of them are spades, the spade stands.
-    face = _red_ink_printed(deck_faces(deck, 350)[Card.parse("8D")], (20, 20, 20))
-    card = _straight({Card.parse("8D"): face}, "8D")
+    card = _eight_of_diamonds_in_black_ink(deck_faces(deck, 350))
     corner_says_spade = BlackSuitEvidence(corners=-7.0, pips=0.0, shaped=1, pips_seen=4)
     held = check(_sure("8S"), card, glyphs, evidence=corner_says_spade)
     assert held.suit_confidence <= CAP and not held.is_sure
