@@ -47,6 +47,8 @@ from vision.pixels import ninetieth
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vision.profile import ProfileReader
 
 __all__ = [
@@ -250,6 +252,8 @@ class CornerReader:
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
         checked = check(reading, card, self._glyphs, middle, indices, evidence)
+        turned = None if indices is None else _TurnedBack(self._sure_rank, card, ranks[:, -1],
+                                                          indices)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
@@ -263,8 +267,7 @@ class CornerReader:
             # Not where that corner shows an index printed unturned that, turned back, names
             # the rank surely: the outline holds both indices (a kde-ancient-egyptians 2D,
             # its outline fitted to the hull, was held with both its corners on the card).
-            if indices is None or not self._turned_back_names(card, ranks[:, -1], indices,
-                                                              rank):
+            if turned is None or not turned.names(rank):
                 checked = cap_rank(checked)
             # Straightened to a card's shape, a squat outline stretches the index lengthwise:
             # heruka-2color-bf's (npm) big J filled the corner, its diamond pushed out of it,
@@ -274,8 +277,8 @@ class CornerReader:
         # The rank is checked wherever it is sure, the card held or not: the audit counts it
         # on its own confidence.
         if checked.rank_confidence >= ACCEPT_THRESHOLD and one_index:
-            assert indices is not None  # found above: a check only lowers a reading
-            checked = self._check_unturned(card, ranks[:, -1], indices, checked)
+            assert turned is not None  # indices found above: a check only lowers a reading
+            checked = _check_unturned(turned, checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
         # Two corners that each name a rank (at 0.5 or more), but not the same one, leave
         # the reading to the pips; it stands only where they count its rank exactly (a court
@@ -291,40 +294,6 @@ class CornerReader:
         torn = disagree and checked == reading
         return (cap_rank(checked) if unsettled else checked), torn
 
-    def _check_unturned(self, card: np.ndarray, no_index: np.ndarray,
-                        indices: tuple[IndexBlobs | None, IndexBlobs | None],
-                        reading: Reading) -> Reading:
-        """The reading, held where a corner the network sees no index in (``no_index``, by
-        corner) shows one that, its glyphs turned half round where they stand
-        (:func:`vision.indices.turn_glyphs`), names another rank surely. A deck that prints
-        its lower index unturned is read from one corner alone, which nothing else
-        witnesses: kde-ancient-egyptians' 2S, its 2 cut short by the outline, was read as
-        4S at 0.97, while the other corner, so turned, read 2 at 1.0. Only a sure rank
-        counts: glyphs found in part (a blurred 10's 1 broken up) turn into print the
-        network may misread at 0.77. An index printed unturned just as the upper one is
-        (its glyph over its rank once turned) turns back as one block; its glyphs each
-        turned were read surely as another rank (a 3 as 9 at 0.94), so the block naming
-        the reading's rank lets it stand. The suit, so turned, was misread more often than
-        its other witnesses miss."""
-        for corner, found in _unturned(no_index, indices):
-            each = self._sure_rank(turn_glyphs(card, corner, found), corner)
-            if each is None or each == reading.rank:
-                continue
-            block = self._sure_rank(turn_glyphs(card, corner, found, together=True), corner)
-            if block != reading.rank:
-                return cap_rank(reading)
-        return reading
-
-    def _turned_back_names(self, card: np.ndarray, no_index: np.ndarray,
-                           indices: tuple[IndexBlobs | None, IndexBlobs | None],
-                           rank: Rank) -> bool:
-        """Whether a corner the network sees no index in shows one that, its glyphs turned
-        half round each where it stands or as one block (_check_unturned), names ``rank``
-        surely."""
-        return any(self._sure_rank(turn_glyphs(card, corner, found, together), corner) == rank
-                   for corner, found in _unturned(no_index, indices)
-                   for together in (False, True))
-
     def _sure_rank(self, card: np.ndarray, corner: int) -> Rank | None:
         """The rank the network names at the accept threshold in one corner, if any."""
         patch = normalise_patch(corners(card, CORNER_W, CORNER_H)[corner])
@@ -333,13 +302,54 @@ class CornerReader:
         return RANK_CLASSES[rank_i] if ranks[0, rank_i] >= ACCEPT_THRESHOLD else None
 
 
-def _unturned(no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
-              ) -> list[tuple[int, IndexBlobs]]:
+class _TurnedBack:
     """The corners (0 top-left, 1 bottom-right) the network sees no index in (``no_index``
-    0.5 or more, by corner) where the glyph search finds a rank over a suit glyph: an index
-    printed unturned, it may be."""
-    return [(corner, found) for corner, found in enumerate(indices)
-            if no_index[corner] >= 0.5 and found is not None and found.suit is not None]
+    0.5 or more, by corner) where the glyph search finds a rank over a suit glyph (an index
+    printed unturned, it may be), each read turned back (:func:`vision.indices.turn_glyphs`:
+    its glyphs turned half round each where it stands, or as one block) at most once a card:
+    the doubtful outline's hold and :func:`_check_unturned` both ask."""
+
+    def __init__(self, sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
+                 no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
+                 ) -> None:
+        self._sure_rank, self._card = sure_rank, card
+        self.corners = [(corner, found) for corner, found in enumerate(indices)
+                        if no_index[corner] >= 0.5 and found is not None
+                        and found.suit is not None]
+        self._read: dict[tuple[int, bool], Rank | None] = {}
+
+    def rank(self, corner: int, found: IndexBlobs, together: bool = False) -> Rank | None:
+        """The rank the network names surely in ``corner`` turned back, if any."""
+        if (corner, together) not in self._read:
+            self._read[corner, together] = self._sure_rank(
+                turn_glyphs(self._card, corner, found, together), corner)
+        return self._read[corner, together]
+
+    def names(self, rank: Rank) -> bool:
+        """Whether such a corner, turned back either way, names ``rank``."""
+        return any(self.rank(corner, found, together) == rank
+                   for corner, found in self.corners for together in (False, True))
+
+
+def _check_unturned(turned: _TurnedBack, reading: Reading) -> Reading:
+    """The reading, held where a corner the network sees no index in shows one that, its
+    glyphs turned half round where they stand (:class:`_TurnedBack`), names another rank
+    surely. A deck that prints its lower index unturned is read from one corner alone,
+    which nothing else witnesses: kde-ancient-egyptians' 2S, its 2 cut short by the
+    outline, was read as 4S at 0.97, while the other corner, so turned, read 2 at 1.0. Only
+    a sure rank counts: glyphs found in part (a blurred 10's 1 broken up) turn into print
+    the network may misread at 0.77. An index printed unturned just as the upper one is (its
+    glyph over its rank once turned) turns back as one block; its glyphs each turned were
+    read surely as another rank (a 3 as 9 at 0.94), so the block naming the reading's rank
+    lets it stand. The suit, so turned, was misread more often than its other witnesses
+    miss."""
+    for corner, found in turned.corners:
+        each = turned.rank(corner, found)
+        if each is None or each == reading.rank:
+            continue
+        if turned.rank(corner, found, together=True) != reading.rank:
+            return cap_rank(reading)
+    return reading
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
