@@ -13,7 +13,7 @@ from typing import TypeVar
 from shoe.cards import Rank, Suit
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
-__all__ = ["UNSURE_CAP", "tally", "vote"]
+__all__ = ["UNSURE_CAP", "vote"]
 
 T = TypeVar("T")
 #: A vote that is not sure is capped here, safely under the accept threshold.
@@ -28,17 +28,17 @@ def vote(readings: Sequence[Reading], *, min_agree: int = 2) -> Reading:
     (a thumb, a glare) do not count against it; frames naming another card do, and when no
     card clearly leads, the vote abstains.
     """
-    card, confidence, sure_agree, sure_dissent = tally(
+    card, confidence, sure_agree, sure_dissent = _tally(
         [(r.card, r.confidence) for r in readings]
     )
     if card is not None and (sure_agree < min_agree or sure_dissent):
         confidence = min(confidence, UNSURE_CAP)
-    rank, rank_conf, _, _ = tally([(_rank_of(r), _rank_conf(r)) for r in readings])
-    suit, suit_conf, _, _ = tally([(_suit_of(r), _suit_conf(r)) for r in readings])
+    rank, rank_conf, _, _ = _tally([(_rank_of(r), _rank_conf(r)) for r in readings])
+    suit, suit_conf, _, _ = _tally([(_suit_of(r), _suit_conf(r)) for r in readings])
     return Reading(card, confidence if card else 0.0, rank, suit, rank_conf, suit_conf)
 
 
-def tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, int, int]:
+def _tally(items: Sequence[tuple[T | None, float]]) -> tuple[T | None, float, int, int]:
     """The value the items lead on: (value, confidence, sure agreeing, sure dissenting)."""
     named = [(v, c) for v, c in items if v is not None]
     if not named:
