@@ -42,7 +42,7 @@ from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
     "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "cap_suit", "check", "colour_lost",
-    "contradicts", "counts_pips", "look_at_middle", "only_small_blobs", "print_blur",
+    "contradicts", "counts_pips", "look_at_middle", "no_number", "only_small_blobs", "print_blur",
     "print_smear",
 ]
 
@@ -213,6 +213,12 @@ def _is_picture(m: Middle) -> bool:
     return m.tallest > 0.45 and m.widest > 0.5
 
 
+def no_number(m: Middle) -> bool:
+    """A picture, or a blob of print broader than a number card's pips stand: no number
+    card's middle, though an ace's large ornament may look so."""
+    return _is_picture(m) or m.broadest > _WIDER_THAN_PIPS
+
+
 def only_small_blobs(m: Middle) -> bool:
     """Print in blobs no bigger than pips, no picture."""
     return m.blobs > 0 and m.tallest < 0.3 and m.widest < _PIP_WIDEST
@@ -233,7 +239,7 @@ def contradicts(rank: Rank, m: Middle) -> bool:
     # pips than the rank has is a contradiction all the same, and so are a third as many
     # where there are many (a 7 to 10 showed 5 blobs at the fewest, 14 decks, hard light).
     too_few = rank >= Rank.SEVEN and 0 < m.blobs <= int(rank) // 3
-    return (_is_picture(m) or m.broadest > _WIDER_THAN_PIPS or too_few
+    return (no_number(m) or too_few
             or (counts_pips(m) and m.blobs >= int(rank) + _EXTRA_PIPS))
 
 

@@ -42,7 +42,7 @@ from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_blac
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import IndexBlobs, find_indices, turn_glyphs
 from vision.locate import corners, locate, look_deeper, straighten
-from vision.pipcount import PipCounts, counts_exactly
+from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
 
@@ -210,9 +210,10 @@ class CornerReader:
         given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
         none = float(ranks[:, -1].min())  # there is an index if either corner shows one
         rank_p = np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
-        # A number card's pips, counted in the middle, witness its rank.
+        # A number card's pips, counted in the middle, witness its rank; a court card's
+        # picture, that it is no number.
         middle = look_at_middle(card)
-        rank_p = self._pips.weigh(rank_p, middle)
+        rank_p = weigh_picture(self._pips.weigh(rank_p, middle), middle, ranks)
         rank_i = int(rank_p.argmax())
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0

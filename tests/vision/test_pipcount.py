@@ -14,7 +14,7 @@ import pytest
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
 from vision.locate import CARD_H, CARD_W
-from vision.pipcount import FLOOR, HIDDEN, NO_COUNT, PipCounts, pip_places
+from vision.pipcount import FLOOR, HIDDEN, NO_COUNT, PipCounts, pip_places, weigh_picture
 from vision.reader import RANK_CLASSES, CornerReader
 from vision.reading import ACCEPT_THRESHOLD, ModelError
 
@@ -193,6 +193,68 @@ def test_a_middle_the_box_showed_across_weighs_no_rank(dev_deck: dict[Card, np.n
     assert counts.weigh(torn, middle).max() >= ACCEPT_THRESHOLD
     banded = replace(middle, banded=True)
     assert np.array_equal(counts.weigh(torn, banded), torn)
+
+
+def _shares(shares: dict[Rank | None, float]) -> np.ndarray:
+    """Rank probabilities as given, "no index" (None) among them; the rest nought."""
+    p = np.zeros(len(RANK_CLASSES))
+    for rank, share in shares.items():
+        p[RANK_CLASSES.index(rank)] = share
+    return p
+
+
+def _corners_naming(first: Rank | None, second: Rank | None) -> np.ndarray:
+    """Two corners' rank probabilities, the first naming ``first`` likeliest, the second
+    ``second``, each torn with a 10."""
+    return np.stack([_shares({first: 0.7, Rank.TEN: 0.3}), _shares({second: 0.7, Rank.TEN: 0.3})])
+
+
+@pytest.mark.parametrize("code", ["QD", "KS", "JH"])
+def test_a_picture_settles_an_index_torn_between_a_court_rank_and_a_number(
+        dev_deck: dict[Card, np.ndarray], code: str) -> None:
+    """As a blurred Q may look like a 10 (simplistic's, under hard light)."""
+    rank = Card.parse(code).rank
+    torn = _shares({rank: 0.6, Rank.TEN: 0.25, Rank.NINE: 0.1, None: 0.05})
+    weighed = weigh_picture(torn, look_at_middle(_straight(dev_deck, code)),
+                            _corners_naming(rank, rank))
+    assert RANK_CLASSES[int(weighed.argmax())] == rank
+    assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
+    assert weighed[-1] == pytest.approx(0.05)
+    assert weighed.sum() == pytest.approx(1.0)
+
+
+def test_a_picture_picks_no_court_rank_nor_weighs_against_the_ace(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    """It says the card is no number, not which court card, nor that it is no ace (whose
+    ornament may look like a picture)."""
+    torn = _torn(Rank.QUEEN, Rank.KING, Rank.ACE, Rank.TEN)
+    weighed = weigh_picture(torn, look_at_middle(_straight(dev_deck, "QS")),
+                            _corners_naming(Rank.QUEEN, Rank.QUEEN))
+    court_and_ace = [RANK_CLASSES.index(r) for r in (Rank.QUEEN, Rank.KING, Rank.ACE)]
+    assert weighed[court_and_ace] == pytest.approx([weighed[court_and_ace[0]]] * 3)
+    assert weighed.max() < ACCEPT_THRESHOLD
+
+
+@pytest.mark.parametrize(("first", "second"), [(Rank.QUEEN, Rank.TEN), (Rank.QUEEN, Rank.KING),
+                                               (Rank.QUEEN, None), (Rank.TEN, Rank.TEN)])
+def test_a_picture_weighs_only_where_both_corners_name_the_same_court_rank(
+        dev_deck: dict[Card, np.ndarray], first: Rank, second: Rank | None) -> None:
+    """Some decks print a scene behind a number card's pips: tango_nuevo's 8C was read as a
+    court rank at 0.53 in one corner, as 8 in the other."""
+    torn = _torn(Rank.QUEEN, Rank.TEN)
+    corners = _corners_naming(first, second)
+    middle = look_at_middle(_straight(dev_deck, "QD"))
+    assert np.array_equal(weigh_picture(torn, middle, corners), torn)
+
+
+def test_a_middle_of_pips_or_the_box_weighs_no_number_down(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    torn = _torn(Rank.QUEEN, Rank.TEN)
+    corners = _corners_naming(Rank.QUEEN, Rank.QUEEN)
+    assert np.array_equal(weigh_picture(torn, look_at_middle(_straight(dev_deck, "10S")),
+                                        corners), torn)
+    banded = replace(look_at_middle(_straight(dev_deck, "QD")), banded=True)
+    assert np.array_equal(weigh_picture(torn, banded, corners), torn)
 
 
 def test_a_middle_without_counted_pips_changes_nothing(dev_deck: dict[Card, np.ndarray],
