@@ -10,7 +10,8 @@ whose print is blurred or speckled past what the index network learned), and a J
 rank glyph encloses a tall counter, as a D does (a foreign queen, which the index network
 may take for a jack). So is any reading of print smeared along one direction, as by a camera
 shaken during the exposure, and the suit of a card on which the light leaves a channel of the
-paper unlit (candle light, the camera's white balance off), where red and black look alike.
+paper unlit (candle light, the camera's white balance off), where red and black look alike
+(the print's state is measured by :mod:`vision.printstate`).
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.
@@ -37,13 +38,12 @@ from vision.indices import (
     speckled,
 )
 from vision.locate import CARD_H, CARD_W
-from vision.pixels import darkest_channel, lit_channels, paper_colour
+from vision.printstate import SHARP_ENOUGH, SMEARED, colour_lost, print_blur, print_smear
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "SHARP_ENOUGH", "SMEARED", "Middle", "cap_rank", "cap_suit", "check", "colour_lost",
-    "contradicts", "counts_pips", "look_at_middle", "no_number", "only_small_blobs", "print_blur",
-    "print_smear",
+    "CAP", "Middle", "cap_rank", "cap_suit", "check", "contradicts", "counts_pips",
+    "look_at_middle", "no_number", "only_small_blobs",
 ]
 
 #: A contradicted reading keeps at most this confidence (below the accept threshold).
@@ -52,39 +52,12 @@ CAP = ACCEPT_THRESHOLD - 0.05
 #: The middle of the straightened card (fractions): clear of both corner indices.
 _X0, _X1 = 0.21, 0.79
 _Y0, _Y1 = 0.07, 0.93
-#: Where no glyph is shaped like a spade or a club, the index network's word for a black suit
-#: stands alone only on print this sharp: its edges blurred by at most this Gaussian sigma
-#: (pixels of the straightened card, as :func:`print_blur` measures it). The network learned
-#: corners blurred as far as RIG.md's hard range (some 1.4 pixels here); blurred further, a
-#: club's leaves run together and it read clubs as spades at 0.91-0.97 (a camera focused
-#: for a metre, not 10 cm: they measured 1.89-2.20). The measure is rough (frames within
-#: the range measure up to 1.9 in 99 of 100), so it holds some blurred readings, not all.
-#: The 37 sure black readings with no glyph to judge by in 2 704 hard and normal benchmark
-#: frames measured 1.0-1.89; one (1.89) is held.
-SHARP_ENOUGH = 1.8
 #: An index's ink (the median IndexBlobs.colour of its rank, or of its suit glyph) is
 #: coloured, not black, at this or more; RED_INK tells red ink, and a diamond printed dark
 #: blue measured under it. Over 204 hard frames of eight dev decks' black cards the most
 #: coloured of those blobs measured 0.116 at the 99th percentile (0.16 at most); their
 #: diamonds printed dark blue, 0.14 at the 1st.
 COLOURED_INK = 0.12
-#: Print smeared past this (:func:`print_smear`, the sigma across its most blurred direction)
-#: holds any reading: the index network learned no camera moving during the exposure. A
-#: simulated camera shaken 4-12 frame pixels (`bench/vision_accuracy.py --beyond shake`, 13
-#: decks, seeds 2024 and 777) read 17 of 2 704 frames surely wrong, a rank mostly (8 as 7, 9
-#: as 5, an ace as 4), their print smeared 2.93-4.2. Within RIG.md's ranges the hard frames
-#: of the same seeds measured up to 2.90 and 3.05 (orell's 10D both times; 1 in 2 704 over).
-#: A third seed, kept to check it, left 1 of its 10 (2.82): the hold is partial.
-#: Measured since on the darkest channel (print_smear), on the 16 standard-indexed dev
-#: decks, seeds 2024 and 777: of 6 556 frames within the ranges, hard and normal, 3 measure
-#: over 2.9 (up to 3.02), where grey had 20 (up to 3.57; pale ink, above all the
-#: four-colour decks' yellow diamonds); of 3 262 shaken frames, the 32 read surely wrong
-#: without the hold measure 2.96-4.28 (on grey 2.81-4.2).
-SMEARED = 2.9
-#: print_blur's window (pixels): wide enough to span an edge blurred that far.
-_EDGE_SPAN = np.ones((15, 15), np.uint8)
-#: print_smear tells edges facing this many directions apart (22.5 degrees each).
-_DIRECTIONS = 8
 #: This many pips more than the rank has contradict it.
 _EXTRA_PIPS = 3
 #: A blob of print at least _HIGH of the middle's height (a pip is 0.11) and broader than
@@ -290,88 +263,6 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     suit_held = upturned_heart or (
         black and not _glyphs_confirm(reading, card, glyphs, indices, evidence))
     return cap_suit(checked) if suit_held else checked
-
-
-def colour_lost(card: np.ndarray) -> bool:
-    """Whether the light leaves a channel of the paper unlit (vision.pixels.LIT) in both
-    index corners, so that the ink's colour, red against black, cannot be told.
-
-    Under candle light with the camera's white balance off, the paper's red clipped at 255
-    while its blue sat at an eighth of it: black ink, as dark in the clipped red as the
-    clipping allowed, looked red, and anglo_poker's 2S was read as 2D at 0.98 and 0.93
-    (`--beyond colour`, seeds 5 and 6). Over 1 636 hard frames of the 16 standard-indexed
-    dev decks the paper's least lit channel was 0.38 of its brightest at the least, in the
-    corner more evenly lit (docs/READER.md).
-    """
-    return all(not lit_channels(paper_colour(corner, 2)).all() for corner in index_corners(card))
-
-
-def print_blur(card: np.ndarray) -> float:
-    """How blurred the index corners' print is: the Gaussian sigma, in pixels of the
-    straightened card, of the sharpest corner's edges (a little more than the camera's own
-    blur, for the resampling on the way).
-
-    A step of height R blurred by sigma has its steepest slope R / (sigma * sqrt(2 pi)); the
-    sharpest tenth of the steep edge pixels, their height taken as the span of grey around
-    them, gives sigma.
-    """
-    return min((_tenth(sigma) for sigma, _ in _corner_edges(card, darkest=False)),
-               default=float("inf"))
-
-
-def print_smear(card: np.ndarray) -> float:
-    """How blurred the index corners' print is across its most blurred direction: as
-    :func:`print_blur`, but for the edges facing each of eight directions apart, the worst
-    direction taken (the sharper corner counts). A camera moving during the exposure smears
-    the print along its path and leaves the edges across it sharp, which print_blur sees.
-
-    Measured on each pixel's darkest channel: on grey, pale coloured ink (a four-colour
-    deck's yellow diamonds, blue spades) shows so little contrast that the few edges found,
-    some of them not the print's, measured one direction smeared past SMEARED on sharp
-    print."""
-    smears = []
-    for sigma, facing in _corner_edges(card, darkest=True):
-        bins = np.floor_divide(facing + 90 / _DIRECTIONS, 180 / _DIRECTIONS).astype(int)
-        bins %= _DIRECTIONS
-        # One sort for all directions: by direction, then by sigma within each.
-        ordered = sigma[np.lexsort((sigma, bins))]
-        facing_each = np.split(ordered, np.cumsum(np.bincount(bins, minlength=_DIRECTIONS))[:-1])
-        smears.append(max((_tenth_of_sorted(s) for s in facing_each if len(s) >= 5),
-                          default=float("inf")))
-    return min(smears, default=float("inf"))
-
-
-def _tenth(values: np.ndarray) -> float:
-    """The 10th percentile (as numpy's, interpolated), without np.percentile's overhead:
-    print_blur takes one for each index corner on the readings it judges."""
-    return _tenth_of_sorted(np.sort(values))
-
-
-def _tenth_of_sorted(ordered: np.ndarray) -> float:
-    """:func:`_tenth` of values already sorted (print_smear sorts all directions at once)."""
-    at = 0.1 * (len(ordered) - 1)
-    low = int(at)
-    high = min(low + 1, len(ordered) - 1)
-    return float(ordered[low] + (ordered[high] - ordered[low]) * (at - low))
-
-
-def _corner_edges(card: np.ndarray, darkest: bool) -> list[tuple[np.ndarray, np.ndarray]]:
-    """For each index corner with print, the blur sigma at each steep edge pixel (as
-    print_blur says) and the way the edge faces (its gradient's angle, 0-180 degrees), on
-    grey or on each pixel's ``darkest`` channel."""
-    edges_of = []
-    for corner in index_corners(card):
-        plane = darkest_channel(corner) if darkest else cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY)
-        grey = cv2.GaussianBlur(plane.astype(np.float32), (0, 0), 0.7)  # noise is no edge
-        dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-        dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-        slope = np.hypot(dx, dy) / 8.0
-        span = cv2.dilate(grey, _EDGE_SPAN) - cv2.erode(grey, _EDGE_SPAN)
-        edges = (span > 0.6 * span.max()) & (slope > 0.25 * slope.max())
-        if edges.sum() >= 5:
-            sigma = span[edges] / (np.sqrt(2 * np.pi) * slope[edges])
-            edges_of.append((sigma, np.degrees(np.arctan2(dy[edges], dx[edges])) % 180))
-    return edges_of
 
 
 def cap_rank(reading: Reading) -> Reading:

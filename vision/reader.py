@@ -30,20 +30,14 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import (
-    SHARP_ENOUGH,
-    cap_rank,
-    cap_suit,
-    check,
-    look_at_middle,
-    print_blur,
-)
+from vision.crosscheck import cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import IndexBlobs, find_indices, turn_glyphs
 from vision.locate import corners, locate, look_deeper, straighten
 from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
+from vision.printstate import SHARP_ENOUGH, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
 
 if TYPE_CHECKING:

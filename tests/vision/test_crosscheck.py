@@ -10,25 +10,20 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import (
-    CAP,
-    COLOURED_INK,
-    SHARP_ENOUGH,
-    SMEARED,
-    _corner_edges,
-    check,
-    colour_lost,
-    contradicts,
-    counts_pips,
-    look_at_middle,
-    print_blur,
-    print_smear,
-)
+from vision.crosscheck import CAP, COLOURED_INK, check, contradicts, counts_pips, look_at_middle
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
 from vision.indices import RED_INK, find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.pipcount import PipCounts
+from vision.printstate import (
+    SHARP_ENOUGH,
+    SMEARED,
+    _corner_edges,
+    colour_lost,
+    print_blur,
+    print_smear,
+)
 from vision.reading import ACCEPT_THRESHOLD, Reading
 from vision.sceneparams import SceneParams
 from vision.sensor import smear
