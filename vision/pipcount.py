@@ -24,8 +24,8 @@ an even number read on it is held (a 4 read from an ace's index smeared by a sha
 
 A court card's picture witnesses against the numbers in turn (:func:`weigh_picture`): where
 the middle shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and
-both corners name the same court rank likeliest, the numbers the index still weighs are
-weighed down as seldom as a number card's middle looks so.
+both corners name the same court rank likeliest (one of them surely), the numbers the index
+still weighs are weighed down as seldom as a number card's middle looks so.
 
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
@@ -45,8 +45,8 @@ from vision.crosscheck import Middle, counts_pips, no_number, only_small_blobs
 from vision.reading import ModelError
 
 __all__ = ["FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT",
-           "PICTURE_ON_NUMBERS", "PLACES", "PipCounts", "counts_exactly", "pip_key", "pip_places",
-           "placed", "weigh_picture"]
+           "PICTURE_ON_NUMBERS", "PLACES", "SURE_CORNER", "PipCounts", "counts_exactly", "pip_key",
+           "pip_places", "placed", "weigh_picture"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -96,6 +96,13 @@ LAYOUT_SHARE = 0.5
 #: court cards located): 4.1% of the number cards (67 of the 71 tango_nuevo's, which prints
 #: a scene behind its pips) against 84% of the court cards.
 PICTURE_ON_NUMBERS = 0.049
+#: The picture weighs only where one corner names the court rank at least this surely: the
+#: doubt it settles is then the other corner's (blur, glare), not a letter the network does
+#: not know. Foreign letters were doubtful in both corners (a German jack's B read as K at
+#: 0.92 and 0.85, torn with an 8; an Italian jack's as K at 0.55 and 0.83; a German queen's
+#: D as J at 0.88 and 0.32), and weighed they were read as a K at 0.96, or came within 0.01
+#: of it; the standard court cards it settled showed one corner at 0.96-1.00.
+SURE_CORNER = 0.95
 #: The rank classes (ace first) of the numbers, and of the court cards.
 _NUMBERS = slice(Rank.TWO - 1, Rank.TEN)
 _COURTS = range(Rank.JACK - 1, Rank.KING)
@@ -279,7 +286,8 @@ class PipCounts:
 def weigh_picture(rank_p: np.ndarray, middle: Middle, corner_ranks: np.ndarray) -> np.ndarray:
     """Rank probabilities (the 13 ranks, then "no index") weighed down on the numbers by
     PICTURE_ON_NUMBERS where the middle shows no number and both corners' rank probabilities
-    (``corner_ranks``, a row each, "no index" last) name the same court rank likeliest.
+    (``corner_ranks``, a row each, "no index" last) name the same court rank likeliest, one
+    of them at SURE_CORNER or more.
 
     Under hard light the index network may be torn between a court rank and a number whose
     blurred numeral looks like it (a simplistic QD read Q 0.73 against 10 0.26 in one corner,
@@ -290,7 +298,8 @@ def weigh_picture(rank_p: np.ndarray, middle: Middle, corner_ranks: np.ndarray) 
     Not where the box showed across the middle (:meth:`PipCounts.weigh`).
     """
     named = corner_ranks.argmax(axis=1)
-    if middle.banded or named[0] != named[1] or named[0] not in _COURTS or not no_number(middle):
+    if (middle.banded or named[0] != named[1] or named[0] not in _COURTS
+            or corner_ranks[:, named[0]].max() < SURE_CORNER or not no_number(middle)):
         return rank_p
     likelihood = np.ones(len(Rank))
     likelihood[_NUMBERS] = PICTURE_ON_NUMBERS
