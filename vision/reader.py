@@ -7,9 +7,10 @@ averaged in one file by ``tools/train_index_net.py`` on many decks, typefaces an
 shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
-The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), the suit
-glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), the suit glyphs cut out
-alone spades against clubs (:mod:`vision.glyphs`), and the middle and the suit glyphs may
+The pips counted in the card's middle weigh the rank, and a court card's picture weighs
+against the numbers (:mod:`vision.pipcount`); the suit glyphs' outlines hearts against
+diamonds (:mod:`vision.hearts`), the suit glyphs cut out alone spades against clubs
+(:mod:`vision.glyphs`), and the middle and the suit glyphs may
 then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner that shows
 an index the network sees none in (a lower index printed unturned), read again turned
 back. Corners that disagree may mean an outline with a side off the card: the reader then
