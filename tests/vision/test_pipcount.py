@@ -30,12 +30,17 @@ def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
     return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
+def _shares(shares: dict[Rank | None, float]) -> np.ndarray:
+    """Rank probabilities as given, "no index" (None) among them; the rest nought."""
+    p = np.zeros(len(RANK_CLASSES))
+    for rank, share in shares.items():
+        p[RANK_CLASSES.index(rank)] = share
+    return p
+
+
 def _torn(*ranks: Rank) -> np.ndarray:
     """Rank probabilities shared evenly by ``ranks``, none on "no index"."""
-    p = np.zeros(len(RANK_CLASSES))
-    for rank in ranks:
-        p[RANK_CLASSES.index(rank)] = 1.0 / len(ranks)
-    return p
+    return _shares(dict.fromkeys(ranks, 1.0 / len(ranks)))
 
 
 def test_the_measured_table_counts_each_rank_likeliest_as_itself() -> None:
@@ -193,14 +198,6 @@ def test_a_middle_the_box_showed_across_weighs_no_rank(dev_deck: dict[Card, np.n
     assert counts.weigh(torn, middle).max() >= ACCEPT_THRESHOLD
     banded = replace(middle, banded=True)
     assert np.array_equal(counts.weigh(torn, banded), torn)
-
-
-def _shares(shares: dict[Rank | None, float]) -> np.ndarray:
-    """Rank probabilities as given, "no index" (None) among them; the rest nought."""
-    p = np.zeros(len(RANK_CLASSES))
-    for rank, share in shares.items():
-        p[RANK_CLASSES.index(rank)] = share
-    return p
 
 
 def _corners_naming(first: Rank | None, second: Rank | None, surely: float = 0.99) -> np.ndarray:
