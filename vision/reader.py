@@ -309,22 +309,23 @@ class _TurnedBack:
                  no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
                  ) -> None:
         self._sure_rank, self._card = sure_rank, card
-        self.corners = [(corner, found) for corner, found in enumerate(indices)
+        self.corners = {corner: found for corner, found in enumerate(indices)
                         if no_index[corner] >= 0.5 and found is not None
-                        and found.suit is not None]
+                        and found.suit is not None}
         self._read: dict[tuple[int, bool], Rank | None] = {}
 
-    def rank(self, corner: int, found: IndexBlobs, together: bool = False) -> Rank | None:
-        """The rank the network names surely in ``corner`` turned back, if any."""
+    def rank(self, corner: int, together: bool = False) -> Rank | None:
+        """The rank the network names surely in ``corner`` (one of :attr:`corners`) turned
+        back, if any."""
         if (corner, together) not in self._read:
             self._read[corner, together] = self._sure_rank(
-                turn_glyphs(self._card, corner, found, together), corner)
+                turn_glyphs(self._card, corner, self.corners[corner], together), corner)
         return self._read[corner, together]
 
     def names(self, rank: Rank) -> bool:
         """Whether such a corner, turned back either way, names ``rank``."""
-        return any(self.rank(corner, found, together) == rank
-                   for corner, found in self.corners for together in (False, True))
+        return any(self.rank(corner, together) == rank
+                   for corner in self.corners for together in (False, True))
 
 
 def _check_unturned(turned: _TurnedBack, reading: Reading) -> Reading:
@@ -339,11 +340,11 @@ def _check_unturned(turned: _TurnedBack, reading: Reading) -> Reading:
     read surely as another rank (a 3 as 9 at 0.94), so the block naming the reading's rank
     lets it stand. The suit, so turned, was misread more often than its other witnesses
     miss."""
-    for corner, found in turned.corners:
-        each = turned.rank(corner, found)
+    for corner in turned.corners:
+        each = turned.rank(corner)
         if each is None or each == reading.rank:
             continue
-        if turned.rank(corner, found, together=True) != reading.rank:
+        if turned.rank(corner, together=True) != reading.rank:
             return cap_rank(reading)
     return reading
 
