@@ -34,15 +34,15 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
-from vision.indices import IndexBlobs, find_indices, turn_glyphs
+from vision.indices import find_indices
 from vision.locate import corners, locate, look_deeper, straighten
 from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
+from vision.unturned import TurnedBack, check_unturned
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     from vision.profile import ProfileReader
 
@@ -248,7 +248,7 @@ class CornerReader:
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
         checked = check(reading, card, self._glyphs, middle, indices, evidence)
-        turned = None if indices is None else _TurnedBack(self._sure_rank, card, ranks[:, -1],
+        turned = None if indices is None else TurnedBack(self._sure_rank, card, ranks[:, -1],
                                                           indices)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
@@ -274,7 +274,7 @@ class CornerReader:
         # on its own confidence.
         if checked.rank_confidence >= ACCEPT_THRESHOLD and one_index:
             assert turned is not None  # indices found above: a check only lowers a reading
-            checked = _check_unturned(turned, checked)
+            checked = check_unturned(turned, checked)
         disagree = int(ranks[0].argmax()) != int(ranks[1].argmax())
         # Two corners that each name a rank (at 0.5 or more), but not the same one, leave
         # the reading to the pips; it stands only where they count its rank exactly (a court
@@ -296,57 +296,6 @@ class CornerReader:
         ranks, _ = self._net.probabilities(patch[None])
         rank_i = int(ranks[0].argmax())
         return RANK_CLASSES[rank_i] if ranks[0, rank_i] >= ACCEPT_THRESHOLD else None
-
-
-class _TurnedBack:
-    """The corners (0 top-left, 1 bottom-right) the network sees no index in (``no_index``
-    0.5 or more, by corner) where the glyph search finds a rank over a suit glyph (an index
-    printed unturned, it may be), each read turned back (:func:`vision.indices.turn_glyphs`:
-    its glyphs turned half round each where it stands, or as one block) at most once a card:
-    the doubtful outline's hold and :func:`_check_unturned` both ask."""
-
-    def __init__(self, sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
-                 no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
-                 ) -> None:
-        self._sure_rank, self._card = sure_rank, card
-        self.corners = {corner: found for corner, found in enumerate(indices)
-                        if no_index[corner] >= 0.5 and found is not None
-                        and found.suit is not None}
-        self._read: dict[tuple[int, bool], Rank | None] = {}
-
-    def rank(self, corner: int, together: bool = False) -> Rank | None:
-        """The rank the network names surely in ``corner`` (one of :attr:`corners`) turned
-        back, if any."""
-        if (corner, together) not in self._read:
-            self._read[corner, together] = self._sure_rank(
-                turn_glyphs(self._card, corner, self.corners[corner], together), corner)
-        return self._read[corner, together]
-
-    def names(self, rank: Rank) -> bool:
-        """Whether such a corner, turned back either way, names ``rank``."""
-        return any(self.rank(corner, together) == rank
-                   for corner in self.corners for together in (False, True))
-
-
-def _check_unturned(turned: _TurnedBack, reading: Reading) -> Reading:
-    """The reading, held where a corner the network sees no index in shows one that, its
-    glyphs turned half round where they stand (:class:`_TurnedBack`), names another rank
-    surely. A deck that prints its lower index unturned is read from one corner alone,
-    which nothing else witnesses: kde-ancient-egyptians' 2S, its 2 cut short by the
-    outline, was read as 4S at 0.97, while the other corner, so turned, read 2 at 1.0. Only
-    a sure rank counts: glyphs found in part (a blurred 10's 1 broken up) turn into print
-    the network may misread at 0.77. An index printed unturned just as the upper one is (its
-    glyph over its rank once turned) turns back as one block; its glyphs each turned were
-    read surely as another rank (a 3 as 9 at 0.94), so the block naming the reading's rank
-    lets it stand. The suit, so turned, was misread more often than its other witnesses
-    miss."""
-    for corner in turned.corners:
-        each = turned.rank(corner)
-        if each is None or each == reading.rank:
-            continue
-        if turned.rank(corner, together=True) != reading.rank:
-            return cap_rank(reading)
-    return reading
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
