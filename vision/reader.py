@@ -14,7 +14,8 @@ diamonds (:mod:`vision.hearts`), the suit glyphs cut out alone spades against cl
 then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner that shows
 an index the network sees none in (a lower index printed unturned), read again turned
 back. Corners that disagree may mean an outline with a side off the card: the reader then
-looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`).
+looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`);
+where they name a 6 and a 9, the pips' places may settle which.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -31,7 +32,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import cap_rank, cap_suit, check, look_at_middle
+from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import find_indices
@@ -82,6 +83,9 @@ RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
 SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
                                        (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
+
+#: Two numerals each the other turned half round, in most typefaces.
+TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
 _MODEL_STEM = "index_net"
 
@@ -281,7 +285,11 @@ class CornerReader:
         # card's never does). A kde-ancient-egyptians 9C, its lower index upright, was read
         # as 10 in one corner and 6 in the other: its nine pips made a sure 10C (0.98) of it.
         named = bool((ranks[:, :-1].max(axis=1) >= 0.5).all())
-        unsettled = disagree and named and not counts_exactly(rank, middle)
+        # Where they name a 6 and a 9, one index was read the wrong way up (a deck printing
+        # its lower index unturned), and where the pips stand may settle which: that deck's
+        # 9C, its lower index read as 6 and one pip unseen, stood held at 0.85.
+        unsettled = (disagree and named and not counts_exactly(rank, middle)
+                     and not self._one_index_turned(ranks, rank, middle))
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
         # 3 px off, where the pips' places said nothing. Held, even where the cap left the
@@ -289,6 +297,17 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return (cap_rank(checked) if unsettled else checked), torn
+
+    def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
+        """Whether the corners name a 6 and a 9, each the other's numeral turned half round
+        (one index read the wrong way up), and the pips stand where ``rank``'s do and where
+        the other's never do."""
+        named = {Rank(int(i) + 1) for i in ranks[:, :-1].argmax(axis=1)}
+        if named != set(TURNED_PAIR) or rank not in named:
+            return False
+        (other,) = named - {rank}
+        return (self._pips.layout_fits(rank, middle)
+                and not self._pips.layout_fits(other, middle))
 
     def _sure_rank(self, card: np.ndarray, corner: int) -> Rank | None:
         """The rank the network names at the accept threshold in one corner, if any."""

@@ -14,7 +14,7 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
 from vision.corpus import render_deck
-from vision.crosscheck import cap_suit
+from vision.crosscheck import cap_suit, look_at_middle
 from vision.indices import find_indices, turn_glyphs
 from vision.locate import CARD_H, CARD_W, locate, look_deeper, straighten
 from vision.reader import (
@@ -198,15 +198,54 @@ def test_corners_naming_two_ranks_stand_only_where_the_pips_count_one_exactly(
         return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
                           interpolation=cv2.INTER_AREA)
 
-    ten = straight("10C")
-    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)  # the index, clear of the pips
-    ten[CARD_H - h:, CARD_W - w:] = straight("6C")[CARD_H - h:, CARD_W - w:]
+    ten = _lower_index_of(straight("10C"), straight("6C"))
     exact = reader.read_card(ten)
     assert exact.is_sure and exact.card == Card.parse("10C"), exact
     # Its lower centre pip painted out: nine pips, in places a 10 has and a 6 has not.
     paper = ten[CARD_H // 2, CARD_W // 2].tolist()
     cv2.circle(ten, (round(0.5 * CARD_W), round(0.69 * CARD_H)), 14, paper, -1)
     assert not reader.read_card(ten).is_sure
+
+
+def _lower_index_of(card: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The straightened card with the lower index of another (clear of the pips)."""
+    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+    out = card.copy()
+    out[CARD_H - h:, CARD_W - w:] = other[CARD_H - h:, CARD_W - w:]
+    return out
+
+
+def _paint_out_pips(card: np.ndarray, keep: Callable[[float, float], bool]) -> np.ndarray:
+    """The straightened card with the middle's pips painted out where ``keep(x, y)`` (shares
+    of the card) is false."""
+    out, paper = card.copy(), card[CARD_H // 2, 3].tolist()
+    for x, y in look_at_middle(card).places:
+        if not keep(x, y):
+            cv2.circle(out, (round(x * CARD_W), round(y * CARD_H)), 14, paper, -1)
+    return out
+
+
+@pytest.mark.parametrize(("code", "other"), [("9C", "6C"), ("6D", "9D")])
+def test_corners_naming_a_6_and_a_9_are_settled_by_where_the_pips_stand(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], code: str, other: str) -> None:
+    # A deck that prints its lower index unturned shows a 9 as a 6 in the corner turned to
+    # read it (kde-ancient-egyptians). A pip hidden, the count does not settle it, but where
+    # the pips stand does: a 9's side rows between the ends and its centre pip are no 6's,
+    # a 6's middle row is no 9's.
+    def straight(code: str) -> np.ndarray:
+        return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
+                          interpolation=cv2.INTER_AREA)
+
+    card = _lower_index_of(straight(code), straight(other))
+    lowest = max(look_at_middle(card).places, key=lambda place: place[1])
+    one_hidden = _paint_out_pips(card, lambda x, y: (x, y) != lowest)
+    assert len(look_at_middle(one_hidden).places) == int(code[0]) - 1
+    reading = reader.read_card(one_hidden)
+    assert reading.is_sure and reading.card == Card.parse(code), reading
+    # Pips only where both a 6 and a 9 have them (the four at the ends) say neither.
+    ends = _paint_out_pips(card, lambda _, y: abs(y - 0.5) > 0.2)
+    assert len(look_at_middle(ends).places) == 4
+    assert not reader.read_card(ends).is_sure
 
 
 def test_one_index_read_alone_through_an_outline_fitted_to_the_hull_is_held(
