@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.outline import fit_quad, refine_sides, rough_sides
-from vision.pixels import darkest_channel
+from vision.pixels import darkest_channel, paper_colour
 from vision.region import (
     card_masks,
     closings,
@@ -369,3 +369,14 @@ def corners(card: np.ndarray, width: float, height: float) -> tuple[np.ndarray, 
         raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
     w, h = round(width * CARD_W), round(height * CARD_H)
     return card[:h, :w], np.ascontiguousarray(card[CARD_H - h:, CARD_W - w:][::-1, ::-1])
+
+
+def within_margin(card: np.ndarray, margin: float) -> np.ndarray:
+    """A straightened card shrunk to leave ``margin`` (a share of each side) of its own
+    paper all round it: an index printed nearer the card's edge than most decks print it
+    then stands where the index network learned to read one."""
+    top, side = round(margin * CARD_H), round(margin * CARD_W)
+    paper = [float(v) for v in paper_colour(card, 4)]
+    framed = cv2.copyMakeBorder(card, top, top, side, side, cv2.BORDER_CONSTANT, value=paper)
+    return cv2.resize(framed, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+

@@ -15,7 +15,10 @@ then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner 
 an index the network sees none in (a lower index printed unturned), read again turned
 back. Corners that disagree may mean an outline with a side off the card: the reader then
 looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`);
-where they name a 6 and a 9, the pips' places may settle which.
+where they name a 6 and a 9, the pips' places may settle which. A reading unsure with
+corners that agree is read again with the card shrunk within a margin of its paper
+(:func:`vision.locate.within_margin`): its index may stand nearer the edge than the network
+learned. A second look only ever confirms the card the first one leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -36,7 +39,7 @@ from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import find_indices
-from vision.locate import corners, locate, look_deeper, straighten
+from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
 from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
@@ -84,6 +87,13 @@ SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
                                        (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
 
+#: The margin of its own paper (a share of each side) the card is shrunk within for the
+#: network's second look at a reading that is not sure (:func:`vision.locate.within_margin`):
+#: an index printed close to the card's edge, or come close to the outline where the box's
+#: lips hide the edge, then stands where the network learned indices (kde-penguins' Q,
+#: printed 0.012 of the card's height from its top, was held at 0.72 with "no index" at
+#: 0.32 in one corner; within the margin it was read at 0.997).
+MARGIN = 0.02
 #: Two numerals each the other turned half round, in most typefaces.
 TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
@@ -167,39 +177,42 @@ class CornerReader:
         # card is, is a part of one.
         short = quad.height < SHORTEST_OUTLINE * frame.shape[0]
         squat = quad.width > SQUATTEST_OUTLINE * quad.height
-        reading, torn = self._read_card(straighten(frame, quad), quad.fitted or short or squat,
-                                        squat)
-        if reading.is_sure or not torn:
-            return reading
+        doubtful = quad.fitted or short or squat
+        card = straighten(frame, quad)
+        first = self._read_card(card, doubtful, squat)
+        if first.reading.is_sure or first.held:
+            return first.reading
+        if first.torn:
+            return self._look_deeper(frame, quad, first.reading)
+        if first.reading.card is None:
+            return first.reading
+        # The corners agree, and nothing held the reading: its index may stand nearer the
+        # card's edge than the network learned. It reads the corners again within a margin.
+        again = self._read_card(card, doubtful, squat, MARGIN)
+        return _confirmed(first.reading, again) if again.reading.is_sure else first.reading
+
+    def _look_deeper(self, frame: np.ndarray, quad: CardQuad, reading: Reading) -> Reading:
+        """The reading, or a surer one of the same card where the corners disagree."""
         # The corners disagree: a side of the outline may lie out on a reflection beside the
         # card, which puts that corner's index where the network misreads it.
         deeper = look_deeper(frame, quad)
         if deeper is None:
             return reading
-        again, still_torn = self._read_card(straighten(frame, deeper), False)
-        # The second look only confirms the card the first one leaned to. Allowed to name
-        # another, it read two cards surely wrong past RIG.md's colour range (an 8C as 4C at
-        # 0.97, a QC as QS at 0.91, among 1 352 frames): the better of two readings is a
-        # second chance for a misreading. And only where it mends the corners: with one
-        # corner still showing no index, a bellot 6S read as 10 from the other corner went
-        # from 0.83 to 0.885 (the dealer's thumb over the card's foot).
-        mended = again.card == reading.card and not still_torn
-        if mended and again.confidence > reading.confidence:
-            return again
-        return reading
+        return _confirmed(reading, self._read_card(straighten(frame, deeper), False))
 
     def read_card(self, card: np.ndarray, fitted: bool = False) -> Reading:
         """Read a card already straightened to CARD_H x CARD_W (``fitted``: from an outline
         fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
-        return self._read_card(card, fitted)[0]
+        return self._read_card(card, fitted).reading
 
-    def _read_card(self, card: np.ndarray, doubtful: bool, squat: bool = False
-                   ) -> tuple[Reading, bool]:
-        """The reading, and whether the two corners' likeliest classes ("no index" among
-        them) differ while no check holds it: what an outline with one side off the card
-        leaves (vision.locate.look_deeper). ``doubtful``: the outline may be off the card;
-        ``squat``: it is a part of one, too squat for a card."""
-        ranks, suits = self._net.probabilities(corner_patches(card))
+    def _read_card(self, card: np.ndarray, doubtful: bool, squat: bool = False,
+                   margin: float = 0.0) -> _Look:
+        """The reading, and how it came (:class:`_Look`). ``doubtful``: the outline may be
+        off the card; ``squat``: it is a part of one, too squat for a card; ``margin``: the
+        index network reads the card shrunk within so much of its paper
+        (:func:`vision.locate.within_margin`), the rest of the reader the card as it is."""
+        ranks, suits = self._net.probabilities(
+            corner_patches(within_margin(card, margin) if margin else card))
         # Each corner counts as far as it shows an index at all: a corner under a thumb or
         # a glare says "no index", which is no vote against the other corner. Corners that
         # both show an index are averaged (not multiplied): when they disagree, the
@@ -242,7 +255,7 @@ class CornerReader:
         # The suit only counts where there is an index to read it from.
         suit_conf = float(suit_p[suit_i]) * (1.0 - float(rank_p[-1]))
         if rank is None:
-            return Reading(None, 0.0, None, suit, 0.0, suit_conf), False
+            return _Look(Reading(None, 0.0, None, suit, 0.0, suit_conf), False, False)
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
         one_index = float(ranks[:, -1].max()) >= 0.5  # a corner shows no index
@@ -296,7 +309,7 @@ class CornerReader:
         # confidence as it was: a bellot 3C, its rank capped (one corner through an outline
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
-        return (cap_rank(checked) if unsettled else checked), torn
+        return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading)
 
     def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
         """Whether the corners name a 6 and a 9, each the other's numeral turned half round
@@ -315,6 +328,35 @@ class CornerReader:
         ranks, _ = self._net.probabilities(patch[None])
         rank_i = int(ranks[0].argmax())
         return RANK_CLASSES[rank_i] if ranks[0, rank_i] >= ACCEPT_THRESHOLD else None
+
+
+class _Look(NamedTuple):
+    """A reading of one straightened card, and how it came."""
+
+    reading: Reading
+    #: The two corners' likeliest classes ("no index" among them) differ while no check
+    #: holds the reading: what an outline with one side off the card leaves
+    #: (:func:`vision.locate.look_deeper`).
+    torn: bool
+    #: A check held the reading below what the index said.
+    held: bool
+
+
+def _confirmed(reading: Reading, again: _Look) -> Reading:
+    """The reading, or a second look's where it names the same card more surely with the
+    corners agreeing.
+
+    The second look only confirms the card the first one leaned to. Allowed to name
+    another, it read two cards surely wrong past RIG.md's colour range (an 8C as 4C at
+    0.97, a QC as QS at 0.91, among 1 352 frames): the better of two readings is a second
+    chance for a misreading. And only where it mends the corners: with one corner still
+    showing no index, a bellot 6S read as 10 from the other corner went from 0.83 to 0.885
+    (the dealer's thumb over the card's foot).
+    """
+    mended = again.reading.card == reading.card and not again.torn
+    if mended and again.reading.confidence > reading.confidence:
+        return again.reading
+    return reading
 
 
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:

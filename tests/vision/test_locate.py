@@ -20,6 +20,7 @@ from vision.locate import (
     look_deeper,
     quad_from_corners,
     straighten,
+    within_margin,
 )
 from vision.outline import refine_sides
 from vision.pixels import darkest_channel
@@ -404,3 +405,22 @@ def test_the_dealers_thumb_running_off_the_picture_is_cut_off_the_outline() -> N
     # the card's; not all (docs/READER.md, known weaknesses).
     errors = _errors_under_a_thumb()
     assert sum(e < 12.0 for e in errors) >= 4, errors
+
+
+def test_a_card_within_a_margin_is_shrunk_into_its_own_paper() -> None:
+    face = faces(DEV_DECK)[Card.parse("7C")][:, :, :3]
+    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    card[:, :, 0] = np.minimum(card[:, :, 0], 230)  # a paper not quite white, tinted
+    framed = within_margin(card, 0.05)
+    assert framed.shape == card.shape and framed.dtype == card.dtype
+    top, side = round(0.05 * CARD_H), round(0.05 * CARD_W)
+    inner = cv2.resize(card, (CARD_W - 2 * side, CARD_H - 2 * top),
+                       interpolation=cv2.INTER_AREA).astype(int)
+    edge = 2  # the resizing blends the margin's inner edge into the card's
+    ring = np.ones(card.shape[:2], bool)
+    ring[top - edge:CARD_H - top + edge, side - edge:CARD_W - side + edge] = False
+    paper = np.median(card.reshape(-1, 3), axis=0)
+    assert np.abs(framed[ring].astype(int) - paper).max() <= 2
+    middle = framed[top + edge:CARD_H - top - edge, side + edge:CARD_W - side - edge].astype(int)
+    assert np.abs(middle - inner[edge:-edge, edge:-edge]).mean() < 6
+

@@ -14,7 +14,7 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
 from vision.corpus import render_deck
-from vision.crosscheck import cap_suit, look_at_middle
+from vision.crosscheck import cap_rank, cap_suit, look_at_middle
 from vision.indices import find_indices, turn_glyphs
 from vision.locate import CARD_H, CARD_W, locate, look_deeper, straighten
 from vision.reader import (
@@ -366,3 +366,45 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
     assert sharp.card == Card.parse("AS") and sharp.is_sure
     blurred = reader.read_card(cv2.GaussianBlur(card, (0, 0), 2.0))
     assert not blurred.is_sure and blurred.suit_confidence < ACCEPT_THRESHOLD
+
+
+def _nearer_the_edge(face: np.ndarray, share: float) -> np.ndarray:
+    """A face printed nearer the card's edge: cut by ``share`` all round, enlarged back."""
+    h, w = face.shape[:2]
+    dy, dx = round(share * h), round(share * w)
+    return cv2.resize(face[dy:h - dy, dx:w - dx], (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def test_an_index_printed_near_the_edge_is_read_again_within_a_margin_of_paper(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
+    # anglo's KH with its design 5% of the card nearer the edge all round, and the box's
+    # lips over its long edges: the network doubts the index the outline's side comes so
+    # close to. Shrunk within a margin of its own paper, the card is read surely.
+    face = _nearer_the_edge(dev_deck[Card.parse("KH")], 0.05)
+    for seed in (0, 2):
+        frame = StillCamera(SceneParams(), np.random.default_rng(seed), [face]).shoot(face)
+        quad = locate(frame)
+        assert quad is not None
+        first = reader.read_card(straighten(frame, quad))
+        assert first.card == Card.parse("KH") and not first.is_sure, first
+        reading = reader.read(frame)
+        assert reading.card == Card.parse("KH") and reading.is_sure, reading
+    # A reading a check holds is not read again.
+    margin = mocker.spy(sys.modules[CornerReader.__module__], "within_margin")
+    mocker.patch("vision.reader.check", side_effect=lambda reading, *_: cap_rank(reading))
+    assert not reader.read(frame).is_sure
+    margin.assert_not_called()
+
+
+def test_the_look_within_a_margin_only_confirms_the_card_the_first_look_leaned_to(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
+    # anglo's 7S, its design 7% nearer the edge: the first look leans to 4S, unsure; the
+    # look within a margin reads 7S surely. The second look is a second chance for a
+    # misreading too, and names no card the first did not.
+    face = _nearer_the_edge(dev_deck[Card.parse("7S")], 0.07)
+    frame = StillCamera(SceneParams(), np.random.default_rng(0), [face]).shoot(face)
+    confirmed = mocker.spy(sys.modules[CornerReader.__module__], "_confirmed")
+    reading = reader.read(frame)
+    assert reading.card == Card.parse("4S") and not reading.is_sure, reading
+    again = confirmed.call_args.args[1].reading
+    assert again.card == Card.parse("7S") and again.is_sure, again
