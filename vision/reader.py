@@ -39,7 +39,7 @@ from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import find_indices
-from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
+from vision.locate import CARD_H, CardQuad, corners, locate, look_deeper, straighten, within_margin
 from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
@@ -94,6 +94,14 @@ _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
 #: printed 0.012 of the card's height from its top, was held at 0.72 with "no index" at
 #: 0.32 in one corner; within the margin it was read at 0.997).
 MARGIN = 0.02
+#: An index whose rank starts nearer the card's top than this share of its height stands
+#: nearer the edge than the network learned indices: in simulated hard frames the dev
+#: decks' ranks start 0.016-0.05 below it (anglo's 0.044 at the least, paris's and
+#: dondorf's 0.016-0.024), bellot's and kde-penguins' 0.008-0.012. Only there does the
+#: second look within a margin go: looking so at any unsure reading confirmed foreign
+#: letters wrongly (ancient_french's V, whose rank starts 0.036-0.048 below the top, read as
+#: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames).
+NEAR_EDGE = 0.02
 #: Two numerals each the other turned half round, in most typefaces.
 TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
@@ -184,10 +192,10 @@ class CornerReader:
             return first.reading
         if first.torn:
             return self._look_deeper(frame, quad, first.reading)
-        if first.reading.card is None:
+        if first.reading.card is None or not index_near_edge(card):
             return first.reading
-        # The corners agree, and nothing held the reading: its index may stand nearer the
-        # card's edge than the network learned. It reads the corners again within a margin.
+        # The corners agree, and nothing held the reading, but an index stands nearer the
+        # card's edge than the network learned: it reads the corners again within a margin.
         again = self._read_card(card, doubtful, squat, MARGIN)
         return _confirmed(first.reading, again) if again.reading.is_sure else first.reading
 
@@ -340,6 +348,17 @@ class _Look(NamedTuple):
     torn: bool
     #: A check held the reading below what the index said.
     held: bool
+
+
+def index_near_edge(card: np.ndarray) -> bool:
+    """Whether either index corner's rank, as the glyph search finds it, starts nearer the
+    card's top (its foot, for the corner turned round) than NEAR_EDGE of its height."""
+    for found in find_indices(card):
+        if found is not None:
+            rows = np.nonzero((found.labels == found.rank).any(axis=1))[0]
+            if rows.min() < NEAR_EDGE * CARD_H:
+                return True
+    return False
 
 
 def _confirmed(reading: Reading, again: _Look) -> Reading:
