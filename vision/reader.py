@@ -102,6 +102,12 @@ MARGIN = 0.02
 #: letters wrongly (ancient_french's V, whose rank starts 0.036-0.048 below the top, read as
 #: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames).
 NEAR_EDGE = 0.02
+#: An index printed so near the edge that its print runs into it is lost to the glyph
+#: search too; the network then doubts in one corner that there is an index at all
+#: (kde-penguins' Q: "no index" at 0.06-0.44 in a corner reading Q otherwise). A corner
+#: doubting so much, where both name the same rank, is looked at within a margin too; the
+#: foreign letters confirmed wrongly showed "no index" at 0.01 at most.
+INDEX_DOUBT = 0.05
 #: Two numerals each the other turned half round, in most typefaces.
 TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
@@ -192,7 +198,8 @@ class CornerReader:
             return first.reading
         if first.torn:
             return self._look_deeper(frame, quad, first.reading)
-        if first.reading.card is None or not index_near_edge(card):
+        near_edge = first.index_doubt >= INDEX_DOUBT or index_near_edge(card)
+        if first.reading.card is None or not near_edge:
             return first.reading
         # The corners agree, and nothing held the reading, but an index stands nearer the
         # card's edge than the network learned: it reads the corners again within a margin.
@@ -263,7 +270,7 @@ class CornerReader:
         # The suit only counts where there is an index to read it from.
         suit_conf = float(suit_p[suit_i]) * (1.0 - float(rank_p[-1]))
         if rank is None:
-            return _Look(Reading(None, 0.0, None, suit, 0.0, suit_conf), False, False)
+            return _Look(Reading(None, 0.0, None, suit, 0.0, suit_conf), False, False, 1.0)
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
         one_index = float(ranks[:, -1].max()) >= 0.5  # a corner shows no index
@@ -317,7 +324,8 @@ class CornerReader:
         # confidence as it was: a bellot 3C, its rank capped (one corner through an outline
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
-        return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading)
+        return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading,
+                     float(ranks[:, -1].max()))
 
     def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
         """Whether the corners name a 6 and a 9, each the other's numeral turned half round
@@ -348,6 +356,8 @@ class _Look(NamedTuple):
     torn: bool
     #: A check held the reading below what the index said.
     held: bool
+    #: The likelier of the two corners to show no index, as the network sees them.
+    index_doubt: float
 
 
 def index_near_edge(card: np.ndarray) -> bool:
