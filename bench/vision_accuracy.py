@@ -197,6 +197,16 @@ def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator
     return ProfileReader(outcome.profile), base, len(outcome.problems)
 
 
+def nearer_edge(face: np.ndarray, share: float) -> np.ndarray:
+    """A BGRA card face whose design stands nearer its edge: cut by ``share`` of its height
+    and width all round, enlarged back, and given the whole face's outline (alpha)."""
+    h, w = face.shape[:2]
+    dy, dx = round(share * h), round(share * w)
+    out = cv2.resize(face[dy:h - dy, dx:w - dx], (w, h), interpolation=cv2.INTER_CUBIC)
+    out[..., 3] = face[..., 3]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -236,6 +246,12 @@ def main() -> None:
                              "mounted higher; glare: broad glare on a glossy card; shake: "
                              "the camera moved during the exposure); the reader may abstain "
                              "on such frames, but should never read them wrongly")
+    parser.add_argument("--nearer-edge", type=float, default=0.0, metavar="SHARE",
+                        help="print each design nearer the card's edge: its face cut by this "
+                             "share of its height and width all round and enlarged back to "
+                             "the card's size (its rounded corners kept), as a deck whose "
+                             "indices stand closer to the edge than these decks' do "
+                             "(default 0)")
     parser.add_argument("--stream", metavar="NAME",
                         help="draw every mode's frames from the random stream of this name "
                              "instead of the mode's own: other frames of the same conditions, "
@@ -245,6 +261,8 @@ def main() -> None:
         parser.error("--thumbs must be a share between 0 and 1")
     if args.repeat < 1:
         parser.error("--repeat must be 1 or more")
+    if not 0.0 <= args.nearer_edge < 0.2:
+        parser.error("--nearer-edge must be a share from 0 to under 0.2")
     cv2.setNumThreads(1)
     frames = 26 if args.quick else args.frames
     decks = [d.name for d in corpus.list_decks()]
@@ -268,6 +286,8 @@ def main() -> None:
                  else "blind" if deck in corpus.BLIND_DECKS else "dev")
         label = f"{deck}{'' if group == 'dev' else f' **({group})**'}"
         faces = folders.get(deck) or corpus.render_deck(deck, 350, alpha=True)
+        if args.nearer_edge:
+            faces = {card: nearer_edge(face, args.nearer_edge) for card, face in faces.items()}
 
         def rng_for(mode: str, deck: str = deck) -> np.random.Generator:
             # One stream per deck and mode: measuring one mode alone draws the same frames.
@@ -318,6 +338,8 @@ def main() -> None:
           f"{frames} frames per deck and mode; seed {args.seed}"
           + (f"; the dealer's thumb on {args.thumbs:.0%} of them" if args.thumbs else "")
           + (f"; {args.beyond} past the rig's range" if args.beyond else "")
+          + (f"; designs printed {args.nearer_edge} nearer the edge" if args.nearer_edge
+             else "")
           + ".\n")
     print("### Zero-shot (no setup)\n\n" + HEADER)
     print("\n".join(sections["zero"]))
