@@ -379,4 +379,3 @@ def within_margin(card: np.ndarray, margin: float) -> np.ndarray:
     paper = [float(v) for v in paper_colour(card, 4)]
     framed = cv2.copyMakeBorder(card, top, top, side, side, cv2.BORDER_CONSTANT, value=paper)
     return cv2.resize(framed, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-

@@ -16,9 +16,10 @@ an index the network sees none in (a lower index printed unturned), read again t
 back. Corners that disagree may mean an outline with a side off the card: the reader then
 looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`);
 where they name a 6 and a 9, the pips' places may settle which. A reading unsure with
-corners that agree is read again with the card shrunk within a margin of its paper
-(:func:`vision.locate.within_margin`): its index may stand nearer the edge than the network
-learned. A second look only ever confirms the card the first one leaned to.
+corners that agree, whose index stands nearer the card's edge than the network learned, is
+read again with the card shrunk within a margin of its paper
+(:func:`vision.locate.within_margin`). A second look only ever confirms the card the first
+one leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -47,7 +48,6 @@ from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, 
 from vision.unturned import TurnedBack, check_unturned
 
 if TYPE_CHECKING:
-
     from vision.profile import ProfileReader
 
 __all__ = [
@@ -100,7 +100,7 @@ MARGIN = 0.02
 #: dondorf's 0.016-0.024), bellot's and kde-penguins' 0.008-0.012. Only there does the
 #: second look within a margin go: looking so at any unsure reading confirmed foreign
 #: letters wrongly (ancient_french's V, whose rank starts 0.036-0.048 below the top, read as
-#: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames).
+#: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames, seed 2024).
 NEAR_EDGE = 0.02
 #: An index printed so near the edge that its print runs into it is lost to the glyph
 #: search too; the network then doubts in one corner that there is an index at all
@@ -281,7 +281,7 @@ class CornerReader:
         # cut out alone may hold the reading.
         checked = check(reading, card, self._glyphs, middle, indices, evidence)
         turned = None if indices is None else TurnedBack(self._sure_rank, card, ranks[:, -1],
-                                                          indices)
+                                                         indices)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).

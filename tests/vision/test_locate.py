@@ -423,4 +423,3 @@ def test_a_card_within_a_margin_is_shrunk_into_its_own_paper() -> None:
     assert np.abs(framed[ring].astype(int) - paper).max() <= 2
     middle = framed[top + edge:CARD_H - top - edge, side + edge:CARD_W - side - edge].astype(int)
     assert np.abs(middle - inner[edge:-edge, edge:-edge]).mean() < 6
-
