@@ -39,7 +39,7 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
-from vision.indices import find_indices
+from vision.indices import IndexBlobs, find_indices
 from vision.locate import CARD_H, CardQuad, corners, locate, look_deeper, straighten, within_margin
 from vision.pipcount import PipCounts, counts_exactly, weigh_picture
 from vision.pixels import ninetieth
@@ -198,8 +198,11 @@ class CornerReader:
             return first.reading
         if first.torn:
             return self._look_deeper(frame, quad, first.reading)
-        near_edge = first.index_doubt >= INDEX_DOUBT or index_near_edge(card)
-        if first.reading.card is None or not near_edge:
+        if first.reading.card is None:
+            return first.reading
+        # The first look's glyph search, where it ran, is not run again.
+        if (first.index_doubt < INDEX_DOUBT
+                and not index_near_edge(first.indices or find_indices(card))):
             return first.reading
         # The corners agree, and nothing held the reading, but an index stands nearer the
         # card's edge than the network learned: it reads the corners again within a margin.
@@ -325,7 +328,7 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading,
-                     float(ranks[:, -1].max()))
+                     float(ranks[:, -1].max()), indices)
 
     def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
         """Whether the corners name a 6 and a 9, each the other's numeral turned half round
@@ -358,12 +361,16 @@ class _Look(NamedTuple):
     held: bool
     #: The likelier of the two corners to show no index, as the network sees them.
     index_doubt: float
+    #: The index corners' glyphs (:func:`vision.indices.find_indices`), where the reading
+    #: needed them.
+    indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None
 
 
-def index_near_edge(card: np.ndarray) -> bool:
-    """Whether either index corner's rank, as the glyph search finds it, starts nearer the
-    card's top (its foot, for the corner turned round) than NEAR_EDGE of its height."""
-    for found in find_indices(card):
+def index_near_edge(indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
+    """Whether either index corner's rank, as the glyph search found it
+    (:func:`vision.indices.find_indices`), starts nearer the card's top (its foot, for the
+    corner turned round) than NEAR_EDGE of its height."""
+    for found in indices:
         if found is not None:
             rows = np.nonzero((found.labels == found.rank).any(axis=1))[0]
             if rows.min() < NEAR_EDGE * CARD_H:

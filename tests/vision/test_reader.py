@@ -422,7 +422,7 @@ def test_an_index_printed_into_the_cards_edge_is_read_within_a_margin(
     quad = locate(frame)
     assert quad is not None
     card = straighten(frame, quad)
-    assert not index_near_edge(card)
+    assert not index_near_edge(find_indices(card))
     first = reader.read_card(card, fitted=quad.fitted)
     assert first.card == Card.parse("QC") and not first.is_sure, first
     reading = reader.read(frame)
@@ -440,4 +440,4 @@ def test_only_an_index_printed_near_the_edge_is_looked_at_within_a_margin(
     for code in ("KH", "JS", "7D", "10C"):
         card = cv2.resize(deck_faces(deck, 350)[Card.parse(code)], (CARD_W, CARD_H),
                           interpolation=cv2.INTER_AREA)
-        assert index_near_edge(card) == near, code
+        assert index_near_edge(find_indices(card)) == near, code
