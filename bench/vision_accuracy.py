@@ -56,7 +56,7 @@ from vision.profile import ProfileReader
 from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
 from vision.simulator import SceneParams
-from vision.stills import Thumb, render_frame
+from vision.stills import Thumb, nearer_edge, render_frame
 
 
 @dataclass
@@ -195,16 +195,6 @@ def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator
                                rng)]) for c in FULL_DECK]
     outcome = learn_profile(views)
     return ProfileReader(outcome.profile), base, len(outcome.problems)
-
-
-def nearer_edge(face: np.ndarray, share: float) -> np.ndarray:
-    """A BGRA card face whose design stands nearer its edge: cut by ``share`` of its height
-    and width all round, enlarged back, and given the whole face's outline (alpha)."""
-    h, w = face.shape[:2]
-    dy, dx = round(share * h), round(share * w)
-    out = cv2.resize(face[dy:h - dy, dx:w - dx], (w, h), interpolation=cv2.INTER_CUBIC)
-    out[..., 3] = face[..., 3]
-    return out
 
 
 def main() -> None:

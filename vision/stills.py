@@ -24,7 +24,7 @@ from vision.sensor import (
     smear,
 )
 
-__all__ = ["StillCamera", "Thumb", "lips_capped", "render_frame", "width_mm"]
+__all__ = ["StillCamera", "Thumb", "lips_capped", "nearer_edge", "render_frame", "width_mm"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,18 @@ def lips_capped(params: SceneParams, most_mm: float) -> SceneParams:
     """The params with neither lip hiding more than ``most_mm`` of the card."""
     left, right = params.lips_mm
     return replace(params, lips_mm=(min(left, most_mm), min(right, most_mm)))
+
+
+def nearer_edge(face: np.ndarray, share: float) -> np.ndarray:
+    """A card face (BGR, or BGRA) whose design stands nearer its edge: cut by ``share`` of
+    its height and width all round and enlarged back, a BGRA face given the whole face's
+    outline (alpha), so that its rounded corners stay."""
+    h, w = face.shape[:2]
+    dy, dx = round(share * h), round(share * w)
+    out = cv2.resize(face[dy:h - dy, dx:w - dx], (w, h), interpolation=cv2.INTER_CUBIC)
+    if face.shape[2] == 4:
+        out[..., 3] = face[..., 3]
+    return out
 
 
 def width_mm(face: np.ndarray) -> float:

@@ -31,7 +31,7 @@ from vision.reader import (
 )
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams
-from vision.stills import StillCamera, Thumb
+from vision.stills import StillCamera, Thumb, nearer_edge
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -369,19 +369,12 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
     assert not blurred.is_sure and blurred.suit_confidence < ACCEPT_THRESHOLD
 
 
-def _nearer_the_edge(face: np.ndarray, share: float) -> np.ndarray:
-    """A face printed nearer the card's edge: cut by ``share`` all round, enlarged back."""
-    h, w = face.shape[:2]
-    dy, dx = round(share * h), round(share * w)
-    return cv2.resize(face[dy:h - dy, dx:w - dx], (w, h), interpolation=cv2.INTER_CUBIC)
-
-
 def test_an_index_printed_near_the_edge_is_read_again_within_a_margin_of_paper(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
     # anglo's KH with its design 5% of the card nearer the edge all round, and the box's
     # lips over its long edges: the network doubts the index the outline's side comes so
     # close to. Shrunk within a margin of its own paper, the card is read surely.
-    face = _nearer_the_edge(dev_deck[Card.parse("KH")], 0.05)
+    face = nearer_edge(dev_deck[Card.parse("KH")], 0.05)
     for seed in (0, 2):
         frame = StillCamera(SceneParams(), np.random.default_rng(seed), [face]).shoot(face)
         quad = locate(frame)
@@ -402,7 +395,7 @@ def test_the_look_within_a_margin_only_confirms_the_card_the_first_look_leaned_t
     # anglo's 7H, its design 6% nearer the edge: the first look leans to 4H, unsure; the
     # look within a margin reads 7H surely. The second look is a second chance for a
     # misreading too, and names no card the first did not.
-    face = _nearer_the_edge(dev_deck[Card.parse("7H")], 0.06)
+    face = nearer_edge(dev_deck[Card.parse("7H")], 0.06)
     frame = StillCamera(SceneParams(), np.random.default_rng(0), [face]).shoot(face)
     confirmed = mocker.spy(sys.modules[CornerReader.__module__], "_confirmed")
     reading = reader.read(frame)

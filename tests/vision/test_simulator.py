@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card
+from vision.indices import find_indices
+from vision.locate import CARD_H, CARD_W
 from vision.scene import Scene, SceneParams
 from vision.simulator import (
     DealScript,
@@ -21,7 +23,7 @@ from vision.simulator import (
     VideoWriteError,
     write_video,
 )
-from vision.stills import StillCamera, Thumb, render_frame
+from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
 
 from .conftest import SimulatedDealVideo
 
@@ -364,3 +366,21 @@ def test_relit_keeps_the_rig_and_changes_the_light() -> None:
         assert np.allclose(a.card_corners(), b.card_corners())
     assert len({e.colour_temp_k for e in evenings}) == 5
     assert len({e.noise_sigma for e in evenings}) == 5
+
+
+def test_a_design_printed_nearer_the_edge_keeps_the_cards_outline(deck_faces: Faces) -> None:
+    face = deck_faces("anglo", 350, alpha=True)[Card.parse("7D")]
+    near = nearer_edge(face, 0.02)
+    assert near.shape == face.shape and np.array_equal(near[..., 3], face[..., 3])
+    assert np.array_equal(nearer_edge(face[..., :3], 0.02), near[..., :3])
+
+    def index_top(image: np.ndarray) -> float:
+        """Where the top-left index's rank starts, as a share of the card's height."""
+        card = cv2.resize(image[..., :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        found = find_indices(card)[0]
+        assert found is not None
+        return float(np.nonzero((found.labels == found.rank).any(axis=1))[0].min()) / CARD_H
+
+    # anglo's rank starts 0.052 of the card's height below its top; the design enlarged by
+    # 1 / 0.96 about the middle, some 0.033.
+    assert index_top(near) == pytest.approx((index_top(face) - 0.02) / 0.96, abs=0.006)
