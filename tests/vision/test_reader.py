@@ -48,6 +48,11 @@ from learning_pass import (
 CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S", "JC", "9D", "3H", "8S")]
 
 
+def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
+    """One face as the locator straightens a card: CARD_H x CARD_W."""
+    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
 @pytest.fixture(scope="module")
 def reader() -> CornerReader:
     return CornerReader()
@@ -183,8 +188,7 @@ def test_corners_of_two_different_cards_are_not_read_surely(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
     # Each corner alone is sure of its card; together they are doubt, neither one winning.
     for top, bottom in (("6H", "9H"), ("KS", "QS"), ("7C", "7S")):
-        straight, other = (cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                                      interpolation=cv2.INTER_AREA) for code in (top, bottom))
+        straight, other = _straight(dev_deck, top), _straight(dev_deck, bottom)
         h, w = round(0.5 * CARD_H), round(0.5 * CARD_W)
         straight[h:, w:] = other[h:, w:]  # the bottom-right corner from the other card
         reading = reader.read_card(straight)
@@ -195,11 +199,7 @@ def test_corners_naming_two_ranks_stand_only_where_the_pips_count_one_exactly(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
     # A 9C whose lower index, printed upright, was read upside down as 6 and whose upper
     # one was read as 10: its nine pips stood where a 10's do, and made a sure 10C of it.
-    def straight(code: str) -> np.ndarray:
-        return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                          interpolation=cv2.INTER_AREA)
-
-    ten = _lower_index_of(straight("10C"), straight("6C"))
+    ten = _lower_index_of(_straight(dev_deck, "10C"), _straight(dev_deck, "6C"))
     exact = reader.read_card(ten)
     assert exact.is_sure and exact.card == Card.parse("10C"), exact
     # Its lower centre pip painted out: nine pips, in places a 10 has and a 6 has not.
@@ -233,11 +233,7 @@ def test_corners_naming_a_6_and_a_9_are_settled_by_where_the_pips_stand(
     # read it (kde-ancient-egyptians). A pip hidden, the count does not settle it, but where
     # the pips stand does: a 9's side rows between the ends and its centre pip are no 6's,
     # a 6's middle row is no 9's.
-    def straight(code: str) -> np.ndarray:
-        return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                          interpolation=cv2.INTER_AREA)
-
-    card = _lower_index_of(straight(code), straight(other))
+    card = _lower_index_of(_straight(dev_deck, code), _straight(dev_deck, other))
     lowest = max(look_at_middle(card).places, key=lambda place: place[1])
     one_hidden = _paint_out_pips(card, lambda x, y: (x, y) != lowest)
     assert len(look_at_middle(one_hidden).places) == int(code[0]) - 1
@@ -254,8 +250,7 @@ def test_one_index_read_alone_through_an_outline_fitted_to_the_hull_is_held(
     # Such an outline that leaves one index off the card lies off there, and may cut the
     # other index as well: what that one says alone is not sure.
     for code in ("8S", "KH", "3D"):
-        whole = cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                           interpolation=cv2.INTER_AREA)
+        whole = _straight(dev_deck, code)
         assert reader.read_card(whole, fitted=True).is_sure
         one_index = whole.copy()
         h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
@@ -272,8 +267,7 @@ def test_an_index_printed_unturned_stands_for_itself_through_an_outline_fitted_t
     # that index turned back and naming the rank shows the outline holds both indices: the
     # card stands (a kde-ancient-egyptians 2D was held). Painted out, it is held.
     for code in ("KH", "3D", "2S", "5H"):
-        printed = cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                             interpolation=cv2.INTER_AREA)
+        printed = _straight(dev_deck, code)
         found = find_indices(printed)[1]
         assert found is not None and found.suit is not None
         unturned = turn_glyphs(printed, 1, found)
@@ -324,11 +318,7 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     # upside down in the corner turned to read it, where the network sees no index; its
     # glyphs turned back where they stand, it must name the card the upper index names.
     # (An index printed unturned as one block is test_pipcount's upright lower index.)
-    def straight(code: str) -> np.ndarray:
-        return cv2.resize(dev_deck[Card.parse(code)], (CARD_W, CARD_H),
-                          interpolation=cv2.INTER_AREA)
-
-    printed = straight(code)
+    printed = _straight(dev_deck, code)
     found = find_indices(printed)[1]
     assert found is not None
     for together in (False, True):  # turned back where it was turned
@@ -338,7 +328,7 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     alone = reader.read_card(card)
     assert alone.is_sure and alone.card == Card.parse(code), alone
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
-    card[:h, :w] = straight(misprint)[:h, :w]  # the upper index another court card's
+    card[:h, :w] = _straight(dev_deck, misprint)[:h, :w]  # the upper index another court card's
     assert not reader.read_card(card).is_sure
     # And the rank is held where a check holds the card for its suit: the audit counts it.
     mocker.patch("vision.reader.check", side_effect=lambda reading, *_: cap_suit(reading))
@@ -361,8 +351,7 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
     suits[:, SUIT_CLASSES.index(Suit.SPADES if leaning == Suit.CLUBS else Suit.CLUBS)] = 0.37
     mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
     reader = CornerReader(net)
-    card = cv2.resize(deck_faces("dondorf", 350)[Card.parse("AS")], (CARD_W, CARD_H),
-                      interpolation=cv2.INTER_AREA)
+    card = _straight(deck_faces("dondorf", 350), "AS")
     sharp = reader.read_card(card)
     assert sharp.card == Card.parse("AS") and sharp.is_sure
     blurred = reader.read_card(cv2.GaussianBlur(card, (0, 0), 2.0))
@@ -431,6 +420,5 @@ def test_only_an_index_printed_near_the_edge_is_looked_at_within_a_margin(
     # network confirmed ancient_french's V, which it leans to read as K, surely (its
     # corners showing an index, "no index" at 0.01 at most).
     for code in ("KH", "JS", "7D", "10C"):
-        card = cv2.resize(deck_faces(deck, 350)[Card.parse(code)], (CARD_W, CARD_H),
-                          interpolation=cv2.INTER_AREA)
+        card = _straight(deck_faces(deck, 350), code)
         assert index_near_edge(find_indices(card)) == near, code
