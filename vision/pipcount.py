@@ -19,8 +19,9 @@ column no 4's, 5's or 6's. The same measurement says in which places (:data:`PLA
 each dev deck shows a pip on each rank; a rank no dev deck shows a pip on where one stands
 is weighed down as a count never seen on it is.
 Only the pips seen count: a missing one may be under the thumb. A lone pip at the card's
-centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an even number's:
-an even number read on it is held (a 4 read from an ace's index smeared by a shaken camera).
+centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an even number's
+nor a court card's: such a rank read on it is held (a 4 read from an ace's index smeared by
+a shaken camera; a J from a foreign ace's "1").
 
 A court card's picture witnesses against the numbers in turn (:func:`weigh_picture`): where
 the middle shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and

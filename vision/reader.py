@@ -41,7 +41,7 @@ from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_blac
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
 from vision.indices import IndexBlobs, find_indices
 from vision.locate import CARD_H, CardQuad, corners, locate, look_deeper, straighten, within_margin
-from vision.pipcount import PipCounts, counts_exactly, weigh_picture
+from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
@@ -289,6 +289,11 @@ class CornerReader:
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
         if Rank.TWO <= rank <= Rank.TEN and not self._pips.layout_fits(rank, middle):
+            checked = cap_rank(checked)
+        # No court card shows a lone pip at its centre; an ace does (ancient_french's aces,
+        # indexed "1", were read as J at up to 0.994). Not elsewhere: a court card's picture
+        # run into the thumb over it may leave its crown as a lone blob of pip size.
+        if rank >= Rank.JACK and "centre-middle" in pip_places(middle):
             checked = cap_rank(checked)
         # A doubtful outline (fitted to the hull, too short or too squat for a card) that
         # leaves one index off the card lies off at that corner, and may cut the other index
