@@ -39,8 +39,8 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
-from vision.indices import IndexBlobs, find_indices
-from vision.locate import CARD_H, CardQuad, corners, locate, look_deeper, straighten, within_margin
+from vision.indices import IndexBlobs, find_indices, index_near_edge
+from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
 from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
@@ -94,14 +94,6 @@ _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
 #: printed 0.012 of the card's height from its top, was held at 0.72 with "no index" at
 #: 0.32 in one corner; within the margin it was read at 0.997).
 MARGIN = 0.02
-#: An index whose rank starts nearer the card's top than this share of its height stands
-#: nearer the edge than the network learned indices: in simulated hard frames the dev
-#: decks' ranks start 0.016-0.05 below it (anglo's 0.044 at the least, paris's and
-#: dondorf's 0.016-0.024), bellot's and kde-penguins' 0.008-0.012. Only there does the
-#: second look within a margin go: looking so at any unsure reading confirmed foreign
-#: letters wrongly (ancient_french's V, whose rank starts 0.036-0.048 below the top, read as
-#: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames, seed 2024).
-NEAR_EDGE = 0.02
 #: An index printed so near the edge that its print runs into it is lost to the glyph
 #: search too; the network then doubts in one corner that there is an index at all
 #: (kde-penguins' Q: "no index" at 0.06-0.44 in a corner reading Q otherwise). A corner
@@ -369,18 +361,6 @@ class _Look(NamedTuple):
     #: The index corners' glyphs (:func:`vision.indices.find_indices`), where the reading
     #: needed them.
     indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None
-
-
-def index_near_edge(indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
-    """Whether either index corner's rank, as the glyph search found it
-    (:func:`vision.indices.find_indices`), starts nearer the card's top (its foot, for the
-    corner turned round) than NEAR_EDGE of its height."""
-    for found in indices:
-        if found is not None:
-            rows = np.nonzero((found.labels == found.rank).any(axis=1))[0]
-            if rows.min() < NEAR_EDGE * CARD_H:
-                return True
-    return False
 
 
 def _confirmed(reading: Reading, again: _Look) -> Reading:

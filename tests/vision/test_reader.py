@@ -15,7 +15,7 @@ from pytest_mock import MockerFixture
 from shoe.cards import Card, Rank, Suit
 from vision.corpus import render_deck
 from vision.crosscheck import cap_rank, cap_suit, look_at_middle
-from vision.indices import find_indices, turn_glyphs
+from vision.indices import find_indices, index_near_edge, turn_glyphs
 from vision.locate import CARD_H, CARD_W, locate, look_deeper, straighten
 from vision.reader import (
     PATCH_H,
@@ -26,7 +26,6 @@ from vision.reader import (
     IndexNet,
     ModelError,
     corner_patches,
-    index_near_edge,
     load_reader,
 )
 from vision.reading import ACCEPT_THRESHOLD
