@@ -55,6 +55,7 @@ from vision.deckdir import DeckDirError, load_deck_dir
 from vision.exposures import ExposureTracker, iter_rests
 from vision.learn import DarkDeckError, learn_profile
 from vision.scene import SceneParams
+from vision.sceneparams import parse_frame_size
 from vision.simulator import CardTruth, DealTiming, SimulatedShoe, write_video
 
 FPS = 30.0
@@ -76,6 +77,7 @@ class Plan:
     seed: int
     shaken: bool = False
     folder: Path | None = None  # a deck of card images named by code, not a corpus deck
+    frame_size: tuple[int, int] = (640, 480)  # the camera's, in pixels
 
     def faces(self) -> dict[Card, np.ndarray]:
         if self.folder is not None:
@@ -106,7 +108,8 @@ class Outcome:
 
 
 def plans(count: int, seed: int, blind: tuple[str, ...] = (), shaken: bool = False,
-          folders: tuple[Path, ...] = ()) -> list[Plan]:
+          folders: tuple[Path, ...] = (), frame_size: tuple[int, int] = (640, 480)
+          ) -> list[Plan]:
     """Dev and held-out decks in turn, or only the ``blind`` ones, or only the ``folders``
     (each in turn, from the first); every mix of dealer pace and beam; ``shaken`` cameras if
     asked."""
@@ -119,14 +122,14 @@ def plans(count: int, seed: int, blind: tuple[str, ...] = (), shaken: bool = Fal
         fast, beam = [(True, False), (False, True), (True, True), (False, False)][i % 4]
         difficulty = "hard" if i % 3 == 2 else "normal"
         out.append(Plan(i, folder.name if folder else deck, held_out, fast, beam, difficulty,
-                        seed * 1000 + i, shaken, folder))
+                        seed * 1000 + i, shaken, folder, frame_size))
     return out
 
 
 def scene_of(plan: Plan) -> SceneParams:
     """The rig's camera and light for this deal (the learning pass, if any, shares it)."""
     rng = np.random.default_rng(plan.seed)
-    params = SceneParams.random(rng, plan.difficulty)  # type: ignore[arg-type]
+    params = SceneParams.random(rng, plan.difficulty, plan.frame_size)  # type: ignore[arg-type]
     if plan.shaken:
         # A loose mount shaking through every exposure alike: 6-10 px at an angle of its own.
         shake = np.random.default_rng([plan.seed, 99])
@@ -281,8 +284,16 @@ def main() -> int:
                              "images, one per card named by its code (QH.png, 10h.svg; see "
                              "bench/fetch_decks.py), read zero-shot as a standard-indexed "
                              "deck unless --learned (repeatable)")
+    parser.add_argument("--frame-size", default="640x480", metavar="WxH",
+                        help="the camera's frame size in pixels, the card filling as much of "
+                             "its height as at 640x480 (RIG.md: configurable; default "
+                             "640x480)")
     parser.add_argument("--keep", type=Path, help="keep the videos in this folder")
     args = parser.parse_args()
+    try:
+        frame_size = parse_frame_size(args.frame_size)
+    except ValueError as e:
+        parser.error(f"--frame-size: {e}")
     if args.deck_dir and args.blind:
         parser.error("--deck-dir and --blind each choose the decks: give one of them")
     for folder in args.deck_dir:
@@ -302,7 +313,8 @@ def main() -> int:
         # Zero-shot reads standard indices only.
         blind = tuple(d for d in BLIND_DECKS if args.learned
                       or deck_info(d).index_style == "standard") if args.blind else ()
-        for plan in plans(deals, args.seed, blind, args.shake, tuple(args.deck_dir)):
+        for plan in plans(deals, args.seed, blind, args.shake, tuple(args.deck_dir),
+                          frame_size):
             try:
                 outcome, video, beam_file, profile = run_deal(plan, n_cards, folder,
                                                               args.learned)
@@ -328,7 +340,7 @@ def main() -> int:
     reader = "learned profiles" if args.learned else "the zero-shot reader"
     print(f"Reader: {reader}.")
     print(f"Change detection {motion:.2f} ms/frame, whole pipeline {pipeline:.2f} ms/frame "
-          f"(one core, 640×480; this machine, shared).")
+          f"(one core, {frame_size[0]}×{frame_size[1]}; this machine, shared).")
     print(f"Peak memory of `faro-shoe read` on deal 0: {rss_mb:.0f} MB (exit status {status}).")
     for o in outcomes:
         for line in o.wrong_detail:

@@ -55,6 +55,7 @@ from vision.pip_only import paint_out_deck
 from vision.profile import ProfileReader
 from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, Reader, Reading
+from vision.sceneparams import parse_frame_size
 from vision.simulator import SceneParams
 from vision.stills import Thumb, nearer_edge, render_frame
 
@@ -147,18 +148,20 @@ BEYOND: dict[str, Callable[[SceneParams, np.random.Generator], SceneParams]] = {
 
 def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
               difficulty: str, base: SceneParams | None = None, misses: str = "",
-              repeat: int = 1, thumbs: float = 0.0, beyond: str | None = None) -> Tally:
+              repeat: int = 1, thumbs: float = 0.0, beyond: str | None = None,
+              frame_size: tuple[int, int] = (640, 480)) -> Tally:
     """Read random frames; with ``misses`` (a label), each read that is not surely right
     is listed on stderr. Each read is timed as the fastest of ``repeat`` (a reading does
     not change from one to the next), in passes over all the frames: a slow spell of the
     shared machine then costs a frame one of its tries, not all of them. A share ``thumbs``
     of the frames has the dealer's thumb on the card; ``beyond`` names a condition of
-    BEYOND pushed past the rig's range."""
+    BEYOND pushed past the rig's range; the camera makes frames of ``frame_size``."""
     shots = []
     for _ in range(frames):
         card = FULL_DECK[int(rng.integers(52))]
         # With a profile: the same box and camera as the learning pass, other light.
-        params = (SceneParams.random(rng, difficulty) if base is None  # type: ignore[arg-type]
+        params = (SceneParams.random(rng, difficulty, frame_size)  # type: ignore[arg-type]
+                  if base is None
                   else base.relit(rng, difficulty))  # type: ignore[arg-type]
         params = replace(params, upside_down=bool(rng.random() < 0.5))
         if beyond:
@@ -187,10 +190,10 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
     return tally
 
 
-def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator
-                    ) -> tuple[ProfileReader, SceneParams, int]:
+def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator,
+                    frame_size: tuple[int, int]) -> tuple[ProfileReader, SceneParams, int]:
     """A profile from one known-order pass of 52 stills in one session of the rig."""
-    base = SceneParams.random(rng, "normal")
+    base = SceneParams.random(rng, "normal", frame_size)
     views = [(c, [render_frame(faces[c], replace(base, upside_down=bool(rng.random() < 0.5)),
                                rng)]) for c in FULL_DECK]
     outcome = learn_profile(views)
@@ -242,6 +245,10 @@ def main() -> None:
                              "the card's size (its rounded corners kept), as a deck whose "
                              "indices stand closer to the edge than these decks' do "
                              "(default 0)")
+    parser.add_argument("--frame-size", default="640x480", metavar="WxH",
+                        help="the camera's frame size in pixels, the card filling as much of "
+                             "its height as at 640x480 (RIG.md: configurable; default "
+                             "640x480)")
     parser.add_argument("--stream", metavar="NAME",
                         help="draw every mode's frames from the random stream of this name "
                              "instead of the mode's own: other frames of the same conditions, "
@@ -253,6 +260,10 @@ def main() -> None:
         parser.error("--repeat must be 1 or more")
     if not 0.0 <= args.nearer_edge < 0.2:
         parser.error("--nearer-edge must be a share from 0 to under 0.2")
+    try:
+        frame_size = parse_frame_size(args.frame_size)
+    except ValueError as e:
+        parser.error(f"--frame-size: {e}")
     cv2.setNumThreads(1)
     frames = 26 if args.quick else args.frames
     decks = [d.name for d in corpus.list_decks()]
@@ -292,7 +303,7 @@ def main() -> None:
         if "zero" in args.modes and (standard or args.foreign):
             t = _read_all(zero_shot, faces, frames, rng_for("zero"), args.difficulty,
                           misses=misses("zero"), repeat=args.repeat, thumbs=args.thumbs,
-                          beyond=args.beyond)
+                          beyond=args.beyond, frame_size=frame_size)
             # Foreign indices are counted apart: the zero-shot reader is not for them.
             sections["zero"].append(t.row(label if standard else f"{label} (foreign)"))
             totals[f"zero {group if standard else 'foreign'}"].merge(t)
@@ -302,7 +313,7 @@ def main() -> None:
         if "profile" in args.modes:
             rng = rng_for("profile")
             try:
-                reader, base, problems = _profile_reader(faces, rng)
+                reader, base, problems = _profile_reader(faces, rng, frame_size)
             except DarkDeckError:
                 sections["profile"].append(f"| {label} (learning refused: dark faces) "
                                            "| | | | | | | | |")
@@ -316,7 +327,7 @@ def main() -> None:
         if "pip-only" in args.modes and (held or args.pip_only_dev):
             rng = rng_for("pip-only")
             pips = paint_out_deck(faces)
-            reader, base, problems = _profile_reader(pips, rng)
+            reader, base, problems = _profile_reader(pips, rng, frame_size)
             t = _read_all(reader, pips, frames, rng, args.difficulty, base,
                           misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs,
                           beyond=args.beyond)
@@ -329,6 +340,8 @@ def main() -> None:
           + (f"; the dealer's thumb on {args.thumbs:.0%} of them" if args.thumbs else "")
           + (f"; {args.beyond} past the rig's range" if args.beyond else "")
           + (f"; designs printed {args.nearer_edge} nearer the edge" if args.nearer_edge
+             else "")
+          + (f"; frames of {frame_size[0]}x{frame_size[1]}" if frame_size != (640, 480)
              else "")
           + ".\n")
     print("### Zero-shot (no setup)\n\n" + HEADER)

@@ -8,12 +8,29 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["CARD_HEIGHT_MM", "Difficulty", "SceneParams"]
+from shoe.config import FRAME_HEIGHTS, FRAME_WIDTHS
+
+__all__ = ["CARD_HEIGHT_MM", "Difficulty", "SceneParams", "parse_frame_size"]
 
 #: A standard (poker) card is 63.5 × 88.9 mm; the width follows each face's aspect.
 CARD_HEIGHT_MM = 88.9
 
 Difficulty = Literal["easy", "normal", "hard"]
+
+
+def parse_frame_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` as (1280, 720); ValueError, saying why, for anything else or for a size
+    the service's configuration would refuse."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"a frame size is WIDTHxHEIGHT in pixels, such as 1280x720, "
+                         f"not {text!r}") from None
+    if not (FRAME_WIDTHS[0] <= width <= FRAME_WIDTHS[1]
+            and FRAME_HEIGHTS[0] <= height <= FRAME_HEIGHTS[1]):
+        raise ValueError(f"a frame size is {FRAME_WIDTHS[0]}-{FRAME_WIDTHS[1]} pixels wide "
+                         f"and {FRAME_HEIGHTS[0]}-{FRAME_HEIGHTS[1]} high, not {text!r}")
+    return width, height
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from vision.reader import (
 )
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams
-from vision.stills import StillCamera, Thumb, nearer_edge
+from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -72,6 +72,18 @@ def test_reads_the_card_either_way_up(reader: CornerReader) -> None:
     frame = stills(DEV_DECK, [Card.parse("QH")], seed=42)[0]
     upright, turned = reader.read(frame), reader.read(np.ascontiguousarray(frame[::-1, ::-1]))
     assert upright.card == turned.card == Card.parse("QH")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (320, 240)])
+def test_reads_frames_of_the_other_sizes_a_camera_may_be_set_to(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], size: tuple[int, int]) -> None:
+    # RIG.md's 640x480 is configurable: the card fills as much of the frame's height.
+    rng = np.random.default_rng(43)
+    for card in CARDS[:5]:
+        frame = render_frame(dev_deck[card], SceneParams.random(rng, "normal", size), rng)
+        assert frame.shape == (size[1], size[0], 3)
+        reading = reader.read(frame)
+        assert reading.is_sure and reading.card == card, (card, reading)
 
 
 @pytest.mark.parametrize("frame", [empty_box(3), empty_box(6), empty_box(86), empty_box(173),

@@ -16,6 +16,7 @@ from shoe.cards import Card
 from vision.indices import find_indices
 from vision.locate import CARD_H, CARD_W
 from vision.scene import Scene, SceneParams
+from vision.sceneparams import parse_frame_size
 from vision.simulator import (
     DealScript,
     DealTiming,
@@ -384,3 +385,11 @@ def test_a_design_printed_nearer_the_edge_keeps_the_cards_outline(deck_faces: Fa
     # anglo's rank starts 0.052 of the card's height below its top; the design enlarged by
     # 1 / 0.96 about the middle, some 0.033.
     assert index_top(near) == pytest.approx((index_top(face) - 0.02) / 0.96, abs=0.006)
+
+
+def test_a_frame_size_is_width_x_height_within_what_the_service_accepts() -> None:
+    assert parse_frame_size("1280x720") == (1280, 720)
+    assert parse_frame_size("320X240") == (320, 240)
+    for bad in ("1280", "1280x", "wide x high", "1280x720x3", "100x100", "8000x480"):
+        with pytest.raises(ValueError, match="a frame size is"):
+            parse_frame_size(bad)
