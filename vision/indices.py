@@ -362,9 +362,8 @@ def rank_encloses_counter(found: IndexBlobs | None) -> bool:
 
 
 def index_near_edge(indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
-    """Whether either index corner's rank, as the glyph search found it
-    (:func:`vision.indices.find_indices`), starts nearer the card's top (its foot, for the
-    corner turned round) than NEAR_EDGE of its height."""
+    """Whether either index corner's rank, as :func:`find_indices` found it, starts nearer
+    the card's top (its foot, for the corner turned round) than NEAR_EDGE of its height."""
     for found in indices:
         if found is not None:
             rows = np.nonzero((found.labels == found.rank).any(axis=1))[0]
