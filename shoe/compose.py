@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("faro-shoe")
+#: Frames at least this high (pixels) are what the reader was measured on: RIG.md's 640x480.
+READER_MEASURED_HEIGHT = 480
 
 
 def check(config: Config) -> None:
@@ -137,6 +139,14 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
     """
     from hardware.camera import ReconnectingCamera
     from hardware.camera import open_camera as hardware_open_camera
+
+    camera = config.camera
+    if camera.source not in ("file", "images") and camera.height < READER_MEASURED_HEIGHT:
+        # docs/READER.md, Other frame sizes: at 320x240 the reader held a quarter of the
+        # stills and read one of 1 352 surely wrong (a recording keeps its own size).
+        log.warning("camera: %dx%d frames are smaller than the reader was measured on "
+                    "(%d high or more): cards will be held more often, and may be misread",
+                    camera.width, camera.height, READER_MEASURED_HEIGHT)
 
     def opener() -> Any:
         return hardware_open_camera(config.camera, start_at=start_at, pace=config.camera.speed)

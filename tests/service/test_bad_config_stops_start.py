@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shoe import config
+from shoe import compose, config
 
 PINS = "pins = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]"
 
@@ -78,3 +78,14 @@ def test_missing_file_is_one_line(
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert err.strip() == f"faro-shoe run: {tmp_path / 'nope.toml'}: no such config file"
+
+
+@pytest.mark.parametrize(("size", "warned"), [((320, 240), True), ((640, 480), False),
+                                              ((1280, 720), False)])
+def test_a_camera_set_below_what_the_reader_was_measured_on_is_warned_of(
+        size: tuple[int, int], warned: bool, caplog: pytest.LogCaptureFixture) -> None:
+    width, height = size
+    cfg = config.parse({"camera": {"source": "sim", "width": width, "height": height}})
+    camera = compose.open_camera(cfg, reconnect=False)
+    camera.close()
+    assert ("smaller than the reader was measured on" in caplog.text) is warned
