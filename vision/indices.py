@@ -149,7 +149,7 @@ def turn_glyphs(card: np.ndarray, corner: int, found: IndexBlobs, together: bool
 def _whole_rank(found: IndexBlobs) -> np.ndarray:
     """The rank's blob with those beside it of about its height in about its rows (a 10's
     0 beside its 1; not a line of a court card's frame)."""
-    rows = np.flatnonzero((found.labels == found.rank).any(axis=1))
+    rows = found.rank_rows()
     top, bottom = rows[0], rows[-1]
     keep = []
     for label in np.unique(found.labels[top:bottom + 1]):
@@ -174,6 +174,10 @@ class IndexBlobs:
     labels: np.ndarray
     rank: int
     suit: int | None
+
+    def rank_rows(self) -> np.ndarray:
+        """The rows (of the corner, top first) that the rank's print spans."""
+        return np.flatnonzero((self.labels == self.rank).any(axis=1))
 
     def ink_colour(self, label: int) -> float:
         """The median colour of one blob (the rank's, or the suit glyph's)."""
@@ -364,9 +368,5 @@ def rank_encloses_counter(found: IndexBlobs | None) -> bool:
 def index_near_edge(indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> bool:
     """Whether either index corner's rank, as :func:`find_indices` found it, starts nearer
     the card's top (its foot, for the corner turned round) than NEAR_EDGE of its height."""
-    for found in indices:
-        if found is not None:
-            rows = np.nonzero((found.labels == found.rank).any(axis=1))[0]
-            if rows.min() < NEAR_EDGE * CARD_H:
-                return True
-    return False
+    return any(found is not None and found.rank_rows()[0] < NEAR_EDGE * CARD_H
+               for found in indices)

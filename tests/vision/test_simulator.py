@@ -380,7 +380,7 @@ def test_a_design_printed_nearer_the_edge_keeps_the_cards_outline(deck_faces: Fa
         card = cv2.resize(image[..., :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
         found = find_indices(card)[0]
         assert found is not None
-        return float(np.nonzero((found.labels == found.rank).any(axis=1))[0].min()) / CARD_H
+        return float(found.rank_rows()[0]) / CARD_H
 
     # anglo's rank starts 0.052 of the card's height below its top; the design enlarged by
     # 1 / 0.96 about the middle, some 0.033.
