@@ -63,6 +63,9 @@ NO_RANK = len(RANK_CLASSES) - 1
 NO_SUIT = -100  # ignored by the loss
 #: The share of made-up corners whose index is turned round where it stands.
 UPSIDE_DOWN_SHARE = 0.08
+#: The share of made-up views whose outline runs through an index near the card's edge at
+#: each end (:func:`tools.augment.straightened_view`).
+THROUGH_INDEX = 0.25
 #: A simulated frame is learned from only if the card was located this close (pixels, the
 #: short edges, which the lips never hide) to where the camera put it: a corner cut from
 #: an outline further off may show the box, not the index.
@@ -91,7 +94,7 @@ def deck_samples(decks: list[str], per_card: int, rng: np.random.Generator,
                 continue
             r, s = _labels(card)
             for _ in range(per_card):
-                view = photometric(straightened_view(faces[card], rng), rng)
+                view = photometric(straightened_view(faces[card], rng, THROUGH_INDEX), rng)
                 for patch in _corner_patches(view, rng):
                     xs.append(patch)
                     ranks.append(r)

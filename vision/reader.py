@@ -13,9 +13,10 @@ diamonds (:mod:`vision.hearts`), the suit glyphs cut out alone spades against cl
 (:mod:`vision.glyphs`), and the middle and the suit glyphs may
 then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner that shows
 an index the network sees none in (a lower index printed unturned), read again turned
-back. Corners that disagree may mean an outline with a side off the card: the reader then
-looks again, the sides searched deeper into the card (:func:`vision.locate.look_deeper`);
-where they name a 6 and a 9, the pips' places may settle which. A reading unsure with
+back (where it names the other corner's rank so, that corner speaks alone). Corners that
+disagree may mean an outline with a side off the card: the reader then looks again, the
+sides searched deeper into the card (:func:`vision.locate.look_deeper`); where they name a
+6 and a 9, the pips' places may settle which. A reading unsure with
 corners that agree, whose index stands nearer the card's edge than the network learned, is
 read again with the card shrunk within a margin of its paper
 (:func:`vision.locate.within_margin`). A second look only ever confirms the card the first
@@ -45,7 +46,7 @@ from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_picture
 from vision.pixels import ninetieth
 from vision.printstate import SHARP_ENOUGH, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
-from vision.unturned import TurnedBack, check_unturned
+from vision.unturned import TurnedBack, check_unturned, turned_witness
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -223,27 +224,30 @@ class CornerReader:
         (:func:`vision.locate.within_margin`), the rest of the reader the card as it is."""
         ranks, suits = self._net.probabilities(
             corner_patches(within_margin(card, margin) if margin else card))
-        # Each corner counts as far as it shows an index at all: a corner under a thumb or
-        # a glare says "no index", which is no vote against the other corner. Corners that
-        # both show an index are averaged (not multiplied): when they disagree, the
-        # confidence drops instead of one of them winning.
-        shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
-        weights = shows / shows.sum()
-        given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
-        none = float(ranks[:, -1].min())  # there is an index if either corner shows one
-        rank_p = np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
         # A number card's pips, counted in the middle, witness its rank; a court card's
         # picture, that it is no number.
         middle = look_at_middle(card)
-        rank_p = weigh_picture(self._pips.weigh(rank_p, middle), middle, ranks)
+
+        def weighed(voters: np.ndarray) -> np.ndarray:
+            return weigh_picture(self._pips.weigh(corner_vote(voters), middle), middle, ranks)
+
+        rank_p = weighed(ranks)
         rank_i = int(rank_p.argmax())
+        indices, turned = None, None
+        if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
+            # A corner with a lower index printed unturned may vote against the other: where
+            # it names the other's rank once turned back, the other speaks alone.
+            indices, turned, alone = turned_witness(self._sure_rank, card, ranks, rank_i)
+            if alone is not None:
+                rank_p = weighed(ranks[[alone]])
+                rank_i = int(rank_p.argmax())
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
-        suit_p = (weights[:, None] * suits).sum(axis=0)
+        shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
+        suit_p = ((shows / shows.sum())[:, None] * suits).sum(axis=0)
         # A heart or a diamond the network is torn on: the glyphs under the indices weigh in.
-        indices = None
         if red_suits_torn(suit_p[_HEARTS], suit_p[_DIAMONDS]):
-            indices = find_indices(card)
+            indices = indices or find_indices(card)
             suit_p = weigh_red_suits(suit_p, _HEARTS, _DIAMONDS, red_suit_log_odds(indices))
         # Black ink: the glyphs cut out alone weigh spades against clubs.
         evidence = None
@@ -275,8 +279,8 @@ class CornerReader:
         # club taken for a spade); the card's middle, picture or pips, and the suit glyphs
         # cut out alone may hold the reading.
         checked = check(reading, card, self._glyphs, middle, indices, evidence)
-        turned = None if indices is None else TurnedBack(self._sure_rank, card, ranks[:, -1],
-                                                         indices)
+        if turned is None and indices is not None:
+            turned = TurnedBack(self._sure_rank, card, ranks[:, -1], indices)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
@@ -361,6 +365,21 @@ class _Look(NamedTuple):
     #: The index corners' glyphs (:func:`vision.indices.find_indices`), where the reading
     #: needed them.
     indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None
+
+
+def corner_vote(ranks: np.ndarray) -> np.ndarray:
+    """The rank probabilities (the 13 ranks, then "no index") of the corners' rows together.
+
+    Each corner counts as far as it shows an index at all: a corner under a thumb or a
+    glare says "no index", which is no vote against the other corner. Corners that both
+    show an index are averaged (not multiplied): when they disagree, the confidence drops
+    instead of one of them winning.
+    """
+    shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
+    weights = shows / shows.sum()
+    given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
+    none = float(ranks[:, -1].min())  # there is an index if either corner shows one
+    return np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
 
 
 def _confirmed(reading: Reading, again: _Look) -> Reading:

@@ -11,13 +11,13 @@ import numpy as np
 
 from shoe.cards import Rank
 from vision.crosscheck import cap_rank
-from vision.indices import IndexBlobs, turn_glyphs
-from vision.reading import Reading
+from vision.indices import IndexBlobs, find_indices, turn_glyphs
+from vision.reading import ACCEPT_THRESHOLD, Reading
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["TurnedBack", "check_unturned"]
+__all__ = ["TurnedBack", "check_unturned", "turned_witness"]
 
 
 class TurnedBack:
@@ -69,3 +69,20 @@ def check_unturned(turned: TurnedBack, reading: Reading) -> Reading:
         if turned.rank(corner, together=True) != reading.rank:
             return cap_rank(reading)
     return reading
+
+
+def turned_witness(sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
+                   ranks: np.ndarray, rank_i: int
+                   ) -> tuple[tuple[IndexBlobs | None, IndexBlobs | None] | None,
+                              TurnedBack | None, int | None]:
+    """Where one corner names rank ``rank_i`` (an index of ``ranks``' rows, a corner's rank
+    probabilities each, "no index" last) surely and the network sees no index in the other,
+    which turned back (:class:`TurnedBack`) names the same rank surely: the glyphs found,
+    the corners turned back, and the sure corner. A J on its head was read as a 4 at 0.15
+    (kde-ancient-egyptians' lower index), which held the J the other corner named at 1.0."""
+    sure = int(ranks[:, -1].argmin())
+    if ranks[1 - sure, -1] < 0.5 or ranks[sure, rank_i] < ACCEPT_THRESHOLD:
+        return None, None, None
+    indices = find_indices(card)
+    turned = TurnedBack(sure_rank, card, ranks[:, -1], indices)
+    return indices, turned, sure if turned.names(Rank(rank_i + 1)) else None

@@ -134,10 +134,10 @@ FOOT_ON_THE_THUMB = SceneParams(
 def test_the_second_look_stands_only_where_it_mends_the_corners(reader: CornerReader) -> None:
     # bellot's 6S with its lower index outside the outline: the upper corner's narrow 6,
     # beside the card's dark edge, reads as 10, held. The outline searched deeper still
-    # leaves the lower index out, and reads 10S more surely (0.885 in the survey's frame,
-    # 0.015 short of a sure wrong reading): that second reading must not stand.
+    # leaves the lower index out, and reads 10S more surely (0.945 with seed 10, a sure
+    # wrong reading): that second reading must not stand.
     face = render_deck("bellot", 350, alpha=True)[Card.parse("6S")]
-    for seed in (4, 13, 19, 21):
+    for seed in (4, 10, 11, 39):
         frame = StillCamera(FOOT_ON_THE_THUMB, np.random.default_rng(seed), [face]).shoot(
             face, thumb=Thumb(0.433, 0.628), offset_px=1.45)
         quad = locate(frame)
@@ -346,6 +346,29 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     assert reader.read_card(card).rank_confidence < ACCEPT_THRESHOLD
 
 
+@pytest.mark.parametrize(("code", "misprint"), [("JS", "QS"), ("JH", "KH"), ("JC", "QC")])
+def test_an_index_printed_unturned_that_names_the_rank_lets_the_other_corner_speak_alone(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture,
+        code: str, misprint: str) -> None:
+    # A J on its head is no index to the network, or a 4 in part (kde-ancient-egyptians'
+    # JD was held at 0.83): that corner's vote holds the rank the upper corner names
+    # surely. Turned back, it names the J surely too, and the upper corner speaks alone.
+    printed = _straight(dev_deck, code)
+    found = find_indices(printed)[1]
+    assert found is not None
+    card = turn_glyphs(printed, 1, found)  # the lower index printed unturned
+    reading = reader.read_card(card)
+    assert reading.is_sure and reading.card == Card.parse(code), reading
+    # Not where the corner turned back names another rank: the upper index another card's.
+    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+    other = card.copy()
+    other[:h, :w] = _straight(dev_deck, misprint)[:h, :w]
+    assert not reader.read_card(other).is_sure
+    # Without the corner turned back, the vote holds it.
+    mocker.patch("vision.reader.turned_witness", return_value=(None, None, None))
+    assert not reader.read_card(card).is_sure
+
+
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
 def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
         deck_faces: Callable[..., dict[Card, np.ndarray]], mocker: MockerFixture,
@@ -371,11 +394,11 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
 
 def test_an_index_printed_near_the_edge_is_read_again_within_a_margin_of_paper(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
-    # anglo's KH with its design 5% of the card nearer the edge all round, and the box's
+    # anglo's KH with its design 7.5% of the card nearer the edge all round, and the box's
     # lips over its long edges: the network doubts the index the outline's side comes so
-    # close to. Shrunk within a margin of its own paper, the card is read surely.
-    face = nearer_edge(dev_deck[Card.parse("KH")], 0.05)
-    for seed in (0, 2):
+    # close to (0.87-0.90). Shrunk within a margin of its own paper, it is read surely.
+    face = nearer_edge(dev_deck[Card.parse("KH")], 0.075)
+    for seed in (1, 2):
         frame = StillCamera(SceneParams(), np.random.default_rng(seed), [face]).shoot(face)
         quad = locate(frame)
         assert quad is not None
@@ -392,24 +415,25 @@ def test_an_index_printed_near_the_edge_is_read_again_within_a_margin_of_paper(
 
 def test_the_look_within_a_margin_only_confirms_the_card_the_first_look_leaned_to(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
-    # anglo's 7H, its design 6% nearer the edge: the first look leans to 4H, unsure; the
-    # look within a margin reads 7H surely. The second look is a second chance for a
+    # anglo's 7S, its design 8% nearer the edge: the first look leans to 4S, unsure; the
+    # look within a margin reads 7S surely. The second look is a second chance for a
     # misreading too, and names no card the first did not.
-    face = nearer_edge(dev_deck[Card.parse("7H")], 0.06)
-    frame = StillCamera(SceneParams(), np.random.default_rng(0), [face]).shoot(face)
+    face = nearer_edge(dev_deck[Card.parse("7S")], 0.08)
+    frame = StillCamera(SceneParams(), np.random.default_rng(1), [face]).shoot(face)
     confirmed = mocker.spy(sys.modules[CornerReader.__module__], "_confirmed")
     reading = reader.read(frame)
-    assert reading.card == Card.parse("4H") and not reading.is_sure, reading
+    assert reading.card == Card.parse("4S") and not reading.is_sure, reading
     again = confirmed.call_args.args[1].reading
-    assert again.card == Card.parse("7H") and again.is_sure, again
+    assert again.card == Card.parse("7S") and again.is_sure, again
 
 
 def test_an_index_printed_into_the_cards_edge_is_read_within_a_margin(
         reader: CornerReader, deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
-    # kde-penguins prints its Q against the card's top: the glyph search loses it in the
-    # edge, and the network doubts in one corner that there is an index at all (0.15). Held
-    # at 0.72, the QC is read surely within a margin of its paper.
-    face = deck_faces("kde-penguins", 350)[Card.parse("QC")]
+    # kde-penguins prints its Q against the card's top; printed 3% of the card nearer
+    # still, the glyph search loses it in the edge, and the network doubts in one corner
+    # that there is an index at all. Held at 0.87, the QC is read surely within a margin of
+    # its paper.
+    face = nearer_edge(deck_faces("kde-penguins", 350)[Card.parse("QC")], 0.03)
     rng = np.random.default_rng(1)
     frame = StillCamera(SceneParams.random(rng, "hard"), rng, [face]).shoot(face)
     quad = locate(frame)
@@ -420,6 +444,26 @@ def test_an_index_printed_into_the_cards_edge_is_read_within_a_margin(
     assert first.card == Card.parse("QC") and not first.is_sure, first
     reading = reader.read(frame)
     assert reading.card == Card.parse("QC") and reading.is_sure, reading
+
+
+@pytest.mark.parametrize(("deck", "code"), [("bellot", "6H"), ("bellot", "6S"),
+                                          ("kde-penguins", "8S"), ("kde-penguins", "8D")])
+def test_an_index_cut_by_the_cards_edge_is_read_or_held_never_misread(
+        reader: CornerReader, deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str,
+        code: str) -> None:
+    # bellot and kde-penguins print their ranks 0.008-0.012 of the card's height below its
+    # top: with their designs 3.5% nearer the edge the rank's top is cut off, as an
+    # outline through the index cuts it. A network that never saw an index so cut read a
+    # 6 as 10 or 7 and an 8 as 9 surely (91 of 180 such hard frames); it learns them now.
+    face = nearer_edge(deck_faces(deck, 350)[Card.parse(code)], 0.035)
+    right = 0
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        frame = StillCamera(SceneParams.random(rng, "hard"), rng, [face]).shoot(face)
+        reading = reader.read(frame)
+        assert reading.card == Card.parse(code) or not reading.is_sure, (seed, reading)
+        right += reading.is_sure
+    assert right >= 2
 
 
 @pytest.mark.parametrize(("deck", "near"), [("anglo", False), ("ancient_french", False),
