@@ -321,7 +321,8 @@ def test_one_index_read_alone_through_an_outline_too_squat_for_a_card_is_held(
             assert (reading.suit_confidence >= ACCEPT_THRESHOLD) == sure, reading
 
 
-@pytest.mark.parametrize(("code", "misprint"), [("KH", "JH"), ("KS", "JS"), ("KC", "JC")])
+@pytest.mark.parametrize(("code", "misprint"), [("KH", "JH"), ("KS", "JS"), ("KC", "JC"),
+                                              ("JS", "QS"), ("JH", "KH"), ("JC", "QC")])
 def test_an_index_printed_unturned_witnesses_the_other_corner(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture,
         code: str, misprint: str) -> None:
@@ -339,34 +340,20 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     alone = reader.read_card(card)
     assert alone.is_sure and alone.card == Card.parse(code), alone
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
-    card[:h, :w] = _straight(dev_deck, misprint)[:h, :w]  # the upper index another court card's
-    assert not reader.read_card(card).is_sure
+    other = card.copy()
+    other[:h, :w] = _straight(dev_deck, misprint)[:h, :w]  # the upper index another card's
+    assert not reader.read_card(other).is_sure
     # And the rank is held where a check holds the card for its suit: the audit counts it.
     mocker.patch("vision.reader.check", side_effect=lambda reading, *_: cap_suit(reading))
-    assert reader.read_card(card).rank_confidence < ACCEPT_THRESHOLD
-
-
-@pytest.mark.parametrize(("code", "misprint"), [("JS", "QS"), ("JH", "KH"), ("JC", "QC")])
-def test_an_index_printed_unturned_that_names_the_rank_lets_the_other_corner_speak_alone(
-        reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture,
-        code: str, misprint: str) -> None:
-    # A J on its head is no index to the network, or a 4 in part (kde-ancient-egyptians'
-    # JD was held at 0.83): that corner's vote holds the rank the upper corner names
-    # surely. Turned back, it names the J surely too, and the upper corner speaks alone.
-    printed = _straight(dev_deck, code)
-    found = find_indices(printed)[1]
-    assert found is not None
-    card = turn_glyphs(printed, 1, found)  # the lower index printed unturned
-    reading = reader.read_card(card)
-    assert reading.is_sure and reading.card == Card.parse(code), reading
-    # Not where the corner turned back names another rank: the upper index another card's.
-    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
-    other = card.copy()
-    other[:h, :w] = _straight(dev_deck, misprint)[:h, :w]
-    assert not reader.read_card(other).is_sure
-    # Without the corner turned back, the vote holds it.
-    mocker.patch("vision.reader.turned_witness", return_value=(None, None, None))
-    assert not reader.read_card(card).is_sure
+    assert reader.read_card(other).rank_confidence < ACCEPT_THRESHOLD
+    mocker.stopall()
+    if code.startswith("J"):
+        # A J on its head is in part a 4 to the network (kde-ancient-egyptians' JD was held
+        # at 0.83): that corner's vote holds the J the upper corner names surely. Turned
+        # back, it names the J surely too, and the upper corner speaks alone; without it,
+        # the vote holds the card.
+        mocker.patch("vision.reader.turned_witness", return_value=(None, None, None))
+        assert not reader.read_card(card).is_sure
 
 
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
