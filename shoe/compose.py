@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from shoe.config import Config, ConfigError
+from shoe.config import RECORDED_SOURCES, Config, ConfigError
 from shoe.control import ControlServer, Inbox
 from shoe.deal import Deal
 from shoe.describe import describe
@@ -141,7 +141,7 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
     from hardware.camera import open_camera as hardware_open_camera
 
     camera = config.camera
-    if camera.source not in ("file", "images") and camera.height < READER_MEASURED_HEIGHT:
+    if camera.source not in RECORDED_SOURCES and camera.height < READER_MEASURED_HEIGHT:
         # docs/READER.md, Other frame sizes: at 320x240 the reader held a quarter of the
         # stills and read one of 1 352 surely wrong (a recording keeps its own size).
         log.warning("camera: %dx%d frames are smaller than the reader was measured on "

@@ -40,6 +40,7 @@ DEFAULT_CONFIG_PATH = Path("/etc/faro-shoe/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/faro-shoe")
 
 CAMERA_SOURCES = ("sim", "picamera2", "v4l2", "file", "images")
+RECORDED_SOURCES = ("file", "images")  # played back from a path, at their own frame size
 KEEPER_DRIVERS = ("servo", "pca9685", "shift-register", "ledboard", "ws2812", "terminal", "none")
 DISPLAY_MODELS = ("cd5220", "escpos", "serlcd", "matrix-orbital", "pfaro", "none")
 BUTTON_NAMES = ("new_deck", "undo", "confirm", "close_box", "void", "break_beam")
@@ -213,7 +214,7 @@ def _camera(t: _Table, base: Path | None) -> CameraConfig:
         speed=t.number("speed", 1.0, 0.0, 100.0),
     )
     t.done()
-    if source in ("file", "images") and not cam.path:
+    if source in RECORDED_SOURCES and not cam.path:
         what = "a video file" if source == "file" else "a folder of images"
         raise ConfigError(f"camera.path: expected {what} for source = {source!r}, got nothing")
     return cam
