@@ -233,14 +233,15 @@ class CornerReader:
 
         rank_p = weighed(ranks)
         rank_i = int(rank_p.argmax())
-        indices, turned = None, None
+        turned = None
         if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
             # A corner with a lower index printed unturned may vote against the other: where
             # it names the other's rank once turned back, the other speaks alone.
-            indices, turned, alone = turned_witness(self._sure_rank, card, ranks, rank_i)
+            turned, alone = turned_witness(self._sure_rank, card, ranks, rank_i)
             if alone is not None:
                 rank_p = weighed(ranks[[alone]])
                 rank_i = int(rank_p.argmax())
+        indices = None if turned is None else turned.indices
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
         shows = np.maximum(1.0 - ranks[:, -1], 1e-9)

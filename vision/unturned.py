@@ -25,12 +25,13 @@ class TurnedBack:
     0.5 or more, by corner) where the glyph search finds a rank over a suit glyph (an index
     printed unturned, it may be), each read turned back (:func:`vision.indices.turn_glyphs`:
     its glyphs turned half round each where it stands, or as one block) at most once a card:
-    the doubtful outline's hold and :func:`check_unturned` both ask."""
+    the doubtful outline's hold and :func:`check_unturned` both ask. ``indices`` (both
+    corners' glyphs, :func:`vision.indices.find_indices`) are kept for the reader's checks."""
 
     def __init__(self, sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
                  no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
                  ) -> None:
-        self._sure_rank, self._card = sure_rank, card
+        self._sure_rank, self._card, self.indices = sure_rank, card, indices
         self.corners = {corner: found for corner, found in enumerate(indices)
                         if no_index[corner] >= 0.5 and found is not None
                         and found.suit is not None}
@@ -72,17 +73,14 @@ def check_unturned(turned: TurnedBack, reading: Reading) -> Reading:
 
 
 def turned_witness(sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
-                   ranks: np.ndarray, rank_i: int
-                   ) -> tuple[tuple[IndexBlobs | None, IndexBlobs | None] | None,
-                              TurnedBack | None, int | None]:
+                   ranks: np.ndarray, rank_i: int) -> tuple[TurnedBack | None, int | None]:
     """Where one corner names rank ``rank_i`` (an index of ``ranks``' rows, a corner's rank
     probabilities each, "no index" last) surely and the network sees no index in the other,
-    which turned back (:class:`TurnedBack`) names the same rank surely: the glyphs found,
-    the corners turned back, and the sure corner. A J on its head was read as a 4 at 0.15
+    which turned back (:class:`TurnedBack`) names the same rank surely: the corners turned
+    back, and the sure corner. A J on its head was read as a 4 at 0.15
     (kde-ancient-egyptians' lower index), which held the J the other corner named at 1.0."""
     sure = int(ranks[:, -1].argmin())
     if ranks[1 - sure, -1] < 0.5 or ranks[sure, rank_i] < ACCEPT_THRESHOLD:
-        return None, None, None
-    indices = find_indices(card)
-    turned = TurnedBack(sure_rank, card, ranks[:, -1], indices)
-    return indices, turned, sure if turned.names(Rank(rank_i + 1)) else None
+        return None, None
+    turned = TurnedBack(sure_rank, card, ranks[:, -1], find_indices(card))
+    return turned, sure if turned.names(Rank(rank_i + 1)) else None

@@ -284,7 +284,7 @@ def test_reader_reads_a_deck_whose_lower_index_stands_upright(
     without = CornerReader(pips=PipCounts.from_counts({}))  # every count equally likely
     unsure_without = 0
     w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
-    mocker.patch("vision.reader.turned_witness", return_value=(None, None, None))
+    mocker.patch("vision.reader.turned_witness", return_value=(None, None))
     for code in ("8C", "3S", "7D", "6D"):
         card = _straight(dev_deck, code)
         card[CARD_H - h:, CARD_W - w:] = card[:h, :w]

@@ -352,7 +352,7 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
         # at 0.83): that corner's vote holds the J the upper corner names surely. Turned
         # back, it names the J surely too, and the upper corner speaks alone; without it,
         # the vote holds the card.
-        mocker.patch("vision.reader.turned_witness", return_value=(None, None, None))
+        mocker.patch("vision.reader.turned_witness", return_value=(None, None))
         assert not reader.read_card(card).is_sure
 
 
