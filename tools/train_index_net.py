@@ -42,8 +42,7 @@ from tools.augment import (
 )
 from tools.suit_shapes import deck_pips
 from vision import corpus
-from vision.locate import corners, locate, quad_from_corners, straighten
-from vision.reader import (
+from vision.indexnet import (
     CORNER_H,
     CORNER_W,
     PATCH_H,
@@ -53,6 +52,7 @@ from vision.reader import (
     corner_patches,
     normalise_patch,
 )
+from vision.locate import corners, locate, quad_from_corners, straighten
 from vision.reading import onnx_net
 from vision.simulator import SceneParams
 from vision.stills import StillCamera

@@ -138,8 +138,7 @@ def pip_places(middle: Middle) -> frozenset[str]:
     # presses on the card's lower half: a lone pip left high in the centre column is no
     # 4's or 6's (an upside-down 2C whose index, cut short, was read as 4 at 0.94). Lower
     # down, the thumb's edge joined to a pip stood in the centre column (a 6's, a 4's).
-    heights = [y for _, y in middle.places]
-    rows_centred = abs((min(heights) + max(heights)) / 2 - 0.5) <= _OFF_CENTRE
+    rows_centred = _rows_centred(middle)
     pips = [(x, y) for x, y in middle.places if rows_centred or y < _CLEAR_OF_THUMB]
     if not pips:
         return frozenset()
@@ -159,6 +158,26 @@ def pip_places(middle: Middle) -> frozenset[str]:
         if column and row and rows_centred:
             found.add(f"{column}-{row}")
     return frozenset(found)
+
+
+def _rows_centred(middle: Middle) -> bool:
+    """Whether the outermost pips stand symmetric about the card's middle, up and down, as
+    every number card's do (within _OFF_CENTRE)."""
+    heights = [y for _, y in middle.places]
+    return abs((min(heights) + max(heights)) / 2 - 0.5) <= _OFF_CENTRE
+
+
+def centre_column_only(middle: Middle) -> bool:
+    """Whether two or more pips of one size, no thumb over the middle and the outermost
+    standing symmetric about it, all stand in its centre column: an ace's, a 2's or a 3's
+    layout. A 4 to a 10 puts pips in side columns, on every dev deck."""
+    if middle.thumbed or len(middle.places) < 2 or not counts_pips(middle):
+        return False
+    xs = [x for x, _ in middle.places]
+    middle_x = (min(xs) + max(xs)) / 2
+    # At the card's middle: glare over one side column left the other, standing alone.
+    return (_rows_centred(middle) and abs(middle_x - 0.5) <= _OFF_CENTRE
+            and all(abs(x - middle_x) < _CENTRE for x in xs))
 
 
 def counts_exactly(rank: Rank, middle: Middle) -> bool:
@@ -254,12 +273,20 @@ class PipCounts:
         # decks showed them so (the table's frames include thumbs, so this is generous):
         # kde-ancient-egyptians' 4, its lower index upright and read upside down as 7,
         # was torn between 4 and 7 with four pips in a 4's places in plain view.
-        table = self.thumbed if middle.thumbed else self.likelihood
+        # Pips whose outermost rows stand off the card's middle are not all of its pips
+        # either, whatever hid the rest: glare washed out a shaken kde-standard 3S's top pip
+        # (past RIG.md's ranges), and the two left made it a 2S at 0.92.
+        hidden = middle.thumbed or (bool(middle.places) and not _rows_centred(middle))
+        table = self.thumbed if hidden else self.likelihood
         return _weighed(rank_p, table[key])
 
     def layout_fits(self, rank: Rank, middle: Middle) -> bool:
         """Whether some dev deck's layout of ``rank`` shows a pip in each place where the
-        middle shows one."""
+        middle shows one, and, for a 4 to a 10, not only in the centre column
+        (:func:`centre_column_only`: a shaken npm 3S, its 3 smeared into a 7, was read as
+        7S at 0.91, the places of its three pips each fitting a 7)."""
+        if rank >= Rank.FOUR and centre_column_only(middle):
+            return False
         return bool(self._fitting(middle)[rank - 1])
 
     def _fitting(self, middle: Middle) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 The card is located and straightened (:mod:`vision.locate`); its top-left corner, and its
 bottom-right corner turned half round, each show an index the right way up whichever way
-the card lies. A small convolutional network (two, trained from different seeds and
-averaged in one file by ``tools/train_index_net.py`` on many decks, typefaces and suit
-shapes, run here through ``cv2.dnn``) names rank and suit in each corner,
+the card lies. A small convolutional network (:mod:`vision.indexnet`: two, trained from
+different seeds and averaged in one file by ``tools/train_index_net.py`` on many decks,
+typefaces and suit shapes, run through ``cv2.dnn``) names rank and suit in each corner,
 in colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
 The pips counted in the card's middle weigh the rank, and a court card's picture weighs
@@ -19,8 +19,8 @@ sides searched deeper into the card (:func:`vision.locate.look_deeper`); where t
 6 and a 9, the pips' places may settle which. A reading unsure with
 corners that agree, whose index stands nearer the card's edge than the network learned, is
 read again with the card shrunk within a margin of its paper
-(:func:`vision.locate.within_margin`). A second look only ever confirms the card the first
-one leaned to.
+(:func:`vision.locate.within_margin`), unless it is unsure whether the ink is red or black.
+A second look only ever confirms the card the first one leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -29,47 +29,34 @@ Reading(card=Card.parse('QH'), confidence=0.998, ...)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import cv2
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
+from vision.indexnet import (
+    CORNER_H,
+    CORNER_W,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    IndexNet,
+    corner_patches,
+    normalise_patch,
+)
 from vision.indices import IndexBlobs, find_indices, index_near_edge
 from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
 from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_picture
-from vision.pixels import ninetieth
-from vision.printstate import SHARP_ENOUGH, print_blur
-from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading, load_network, softmax
+from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
+from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
 from vision.unturned import TurnedBack, check_unturned, turned_witness
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
 
-__all__ = [
-    "PATCH_H",
-    "PATCH_W",
-    "RANK_CLASSES",
-    "SUIT_CLASSES",
-    "CornerReader",
-    "IndexNet",
-    "ModelError",
-    "corner_patches",
-    "load_reader",
-    "normalise_patch",
-]
-
-#: The corner region read for an index, as fractions of the straightened card.
-CORNER_W = 0.30
-CORNER_H = 0.34
-#: The network's input, in pixels (height x width), three colour channels.
-PATCH_H = 64
-PATCH_W = 40
+__all__ = ["CornerReader", "ModelError", "load_reader"]
 
 #: An outline shorter than this share of the frame's height is a part of the card: the
 #: camera's mount makes a card 55-90% of it (RIG.md). Beside the thumb, the lower right of a
@@ -82,9 +69,6 @@ SHORTEST_OUTLINE = 0.5
 #: thumb, a big-indexed JD was located 0.83 as wide as high; straightened, its corner held the
 #: J alone, its diamond pushed below it, and it was read as JH at 0.932.
 SQUATTEST_OUTLINE = 0.8
-#: The network's rank outputs: the 13 ranks, then "no index here".
-RANK_CLASSES: tuple[Rank | None, ...] = (*Rank, None)
-SUIT_CLASSES: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
                                        (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
 
@@ -103,67 +87,6 @@ MARGIN = 0.02
 INDEX_DOUBT = 0.05
 #: Two numerals each the other turned half round, in most typefaces.
 TURNED_PAIR = (Rank.SIX, Rank.NINE)
-
-_MODEL_STEM = "index_net"
-
-
-def normalise_patch(patch: np.ndarray) -> np.ndarray:
-    """A BGR corner crop as the network's input: 3 x PATCH_H x PATCH_W float32.
-
-    Each channel is divided by the card's own white (a high percentile), so warm, cool
-    and dim light all give the same input; the colour of the ink survives.
-    """
-    small = cv2.resize(patch, (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
-    flat = small.reshape(-1, 3).astype(np.float32)
-    white = ninetieth(flat)
-    scaled = flat / np.maximum(white, 24.0)
-    out = np.clip(scaled, 0.0, 1.25).reshape(PATCH_H, PATCH_W, 3) - 0.5
-    return np.ascontiguousarray(out.transpose(2, 0, 1))
-
-
-def corner_patches(card: np.ndarray) -> np.ndarray:
-    """The two index corners of a straightened card, as a batch of network inputs.
-
-    Row 0 is the top-left corner; row 1 the bottom-right corner turned half round.
-    """
-    return np.stack([normalise_patch(c) for c in corners(card, CORNER_W, CORNER_H)])
-
-
-@dataclass(frozen=True, slots=True)
-class IndexNet:
-    """The corner-index network loaded into ``cv2.dnn``, with its calibration."""
-
-    net: cv2.dnn.Net
-    rank_temperature: float
-    suit_temperature: float
-
-    @classmethod
-    def load(cls, folder: Path | None = None) -> IndexNet:
-        """Load ``index_net.onnx`` and ``index_net.json`` (default: the packaged ones)."""
-
-        def build(net: cv2.dnn.Net, meta: dict[str, Any]) -> IndexNet:
-            if (meta["patch_h"], meta["patch_w"]) != (PATCH_H, PATCH_W):
-                raise ModelError(f"index network expects {meta['patch_h']}x{meta['patch_w']}")
-            return cls(net, float(meta["rank_temperature"]), float(meta["suit_temperature"]))
-
-        return load_network(_MODEL_STEM, "index network", folder, build)
-
-    def probabilities(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated rank (N x 14) and suit (N x 4) probabilities for a batch of patches."""
-        ranks, suits = [], []
-        # One patch at a time: OpenCV 4.x (and 5's classic engine, vision.reading) runs this
-        # graph right for one patch, but a batch of two wrong (seen with 4.14: a KH corner
-        # read as 6; 5.0 returns one row).
-        for patch in patches.astype(np.float32):
-            self.net.setInput(patch[None])
-            rank_logits, suit_logits = self.net.forward(["rank", "suit"])
-            ranks.append(rank_logits.reshape(-1))
-            suits.append(suit_logits.reshape(-1))
-        return (
-            softmax(np.stack(ranks), self.rank_temperature),
-            softmax(np.stack(suits), self.suit_temperature),
-        )
-
 
 class CornerReader:
     """Reads any standard-indexed deck with no setup (a :class:`~vision.reading.Reader`)."""
@@ -191,7 +114,8 @@ class CornerReader:
             return first.reading
         if first.torn:
             return self._look_deeper(frame, quad, first.reading)
-        if first.reading.card is None:
+        # Nor where the light leaves the ink's colour in doubt (_Look.colour_unsure).
+        if first.reading.card is None or (first.colour_unsure and dimmed_corners(card)):
             return first.reading
         # The first look's glyph search, where it ran, is not run again.
         if (first.index_doubt < INDEX_DOUBT
@@ -266,6 +190,8 @@ class CornerReader:
                                   or print_blur(card) <= SHARP_ENOUGH):
                 suit_p = weigh_black_suits(suit_p, _SPADES, _CLUBS, evidence)
         suit_i = int(suit_p.argmax())
+        red = float(suit_p[_HEARTS] + suit_p[_DIAMONDS])
+        colour_unsure = max(red, 1.0 - red) < ACCEPT_THRESHOLD
         suit = SUIT_CLASSES[suit_i]
         # The suit only counts where there is an index to read it from.
         suit_conf = float(suit_p[suit_i]) * (1.0 - float(rank_p[-1]))
@@ -292,11 +218,13 @@ class CornerReader:
         # run into the thumb over it may leave its crown as a lone blob of pip size.
         if rank >= Rank.JACK and "centre-middle" in pip_places(middle):
             checked = cap_rank(checked)
-        # A doubtful outline (fitted to the hull, too short or too squat for a card) that
-        # leaves one index off the card lies off at that corner, and may cut the other index
-        # too: a kde-penguins 8S under the thumb, its top index cut by the outline's side,
-        # was read as 9S at 0.99 from that one corner.
-        if doubtful and one_index:
+        # A doubtful outline (fitted to the hull, too short or too squat for a card, or one
+        # that took in the box, which then shows across the middle) that leaves one index
+        # off the card lies off at that corner, and may cut the other index too: a
+        # kde-penguins 8S under the thumb, its top index cut by the outline's side, was read
+        # as 9S at 0.99 from that one corner; past RIG.md's colour range an npm QH, located
+        # with the box's wood below it, as 10H at 0.996 from its upper corner.
+        if (doubtful or middle.banded) and one_index:
             # Not where that corner shows an index printed unturned that, turned back, names
             # the rank surely: the outline holds both indices (a kde-ancient-egyptians 2D,
             # its outline fitted to the hull, was held with both its corners on the card).
@@ -330,7 +258,7 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading,
-                     float(ranks[:, -1].max()), indices)
+                     float(ranks[:, -1].max()), indices, colour_unsure)
 
     def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
         """Whether the corners name a 6 and a 9, each the other's numeral turned half round
@@ -366,6 +294,14 @@ class _Look(NamedTuple):
     #: The index corners' glyphs (:func:`vision.indices.find_indices`), where the reading
     #: needed them.
     indices: tuple[IndexBlobs | None, IndexBlobs | None] | None = None
+    #: Whether the ink is red or black is itself unsure. Where the light dims a channel of
+    #: the paper (vision.printstate.dimmed_corners), that is a doubt of the light, which the
+    #: look within a margin does not answer (the same light falls within it): under candle
+    #: light (past RIG.md's colour range) tango's 10S, its 10 sure and its suit torn between
+    #: a spade and a diamond, was read there as 10D at 0.92-0.98, and plastic's 7S as 7D at
+    #: 0.93. Elsewhere it may be the print's (a four-colour deck's green club), and a heart
+    #: torn with a diamond is another matter: the margin may settle those.
+    colour_unsure: bool = False
 
 
 def corner_vote(ranks: np.ndarray) -> np.ndarray:

@@ -13,12 +13,14 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import CAP, COLOURED_INK, check, contradicts, counts_pips, look_at_middle
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
-from vision.indices import RED_INK, find_indices, rank_encloses_counter
+from vision.indices import RED_INK, find_indices, index_corners, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W, locate, straighten
 from vision.pipcount import PipCounts
+from vision.pixels import LIT, paper_colour
 from vision.printstate import (
     SHARP_ENOUGH,
     SMEARED,
+    TELLS_COLOUR,
     _corner_edges,
     colour_lost,
     print_blur,
@@ -363,6 +365,24 @@ def test_the_suit_is_held_where_the_light_leaves_a_channel_unlit(
     assert held.card == Card.parse(code) and not held.is_sure
     assert held.rank_confidence == _sure(code).rank_confidence
     assert held.suit_confidence <= CAP
+
+
+def test_the_suit_is_held_where_a_channel_is_lit_too_dimly_to_tell_red_from_black(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    """At 2200 K, the white balance off, the paper's blue is a quarter of its red: lit, but
+    a plastic 7S was read as 7D at 0.93 so (`--beyond colour`)."""
+    frame = render_frame(deck_faces("plastic", 350)[Card.parse("7S")],
+                         SceneParams(colour_temp_k=2200, white_balance=0.0),
+                         np.random.default_rng(5))
+    quad = locate(frame)
+    assert quad is not None
+    card = straighten(frame, quad)
+    for corner in index_corners(card):
+        paper = paper_colour(corner, 2)
+        assert LIT * paper.max() < paper.min() < TELLS_COLOUR * paper.max()
+    assert colour_lost(card)
+    held = check(_sure("7D"), card, glyphs)
+    assert held.rank_confidence == _sure("7D").rank_confidence and held.suit_confidence <= CAP
 
 
 @pytest.mark.parametrize(("deck", "code"), [("bellot", "KS"), ("tango_nuevo", "KC")])

@@ -24,9 +24,9 @@ from vision.glyphs import (
     pip_glyphs,
     weigh_black_suits,
 )
+from vision.indexnet import SUIT_CLASSES
 from vision.indices import find_index, find_indices, index_corners, speckled
 from vision.locate import CARD_H, CARD_W, locate, straighten
-from vision.reader import SUIT_CLASSES
 from vision.reading import ModelError, Reading
 from vision.simulator import SceneParams
 from vision.stills import render_frame

@@ -23,9 +23,9 @@ from vision.hearts import (
     top_less_bottom,
     weigh_red_suits,
 )
+from vision.indexnet import SUIT_CLASSES
 from vision.indices import IndexBlobs, find_indices
 from vision.locate import CARD_H, CARD_W, locate, straighten
-from vision.reader import SUIT_CLASSES
 from vision.simulator import SceneParams
 from vision.stills import StillCamera
 

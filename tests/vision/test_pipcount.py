@@ -14,9 +14,18 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
+from vision.indexnet import RANK_CLASSES
 from vision.locate import CARD_H, CARD_W
-from vision.pipcount import FLOOR, HIDDEN, NO_COUNT, PipCounts, pip_places, weigh_picture
-from vision.reader import RANK_CLASSES, CornerReader
+from vision.pipcount import (
+    FLOOR,
+    HIDDEN,
+    NO_COUNT,
+    PipCounts,
+    centre_column_only,
+    pip_places,
+    weigh_picture,
+)
+from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, ModelError
 
 NUMBERS = [r for r in Rank if Rank.TWO <= r <= Rank.TEN]
@@ -136,6 +145,24 @@ def test_a_pip_under_the_thumb_makes_no_lower_rank_sure(
     # The two pips left stand off the card's middle up and down: only the column of the
     # higher one, clear of the thumb, counts.
     assert pip_places(middle) == {"centre-upper"}
+
+
+def test_a_pip_washed_out_with_no_thumb_near_makes_no_lower_rank_sure(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """Glare washed out a shaken kde-standard 3S's top pip, no thumb near it; the index
+    leaned to 2, and the count of the two pips left made a 2S of it at 0.92 (`--beyond
+    shake`). Those two stand off the card's middle up and down: pips are missing."""
+    index = _shares({Rank.TWO: 0.65, Rank.THREE: 0.2, Rank.SEVEN: 0.15})
+    card = _straight(dev_deck, "3C")
+    top = min(y for _, y in look_at_middle(card).places)
+    cv2.ellipse(card, (CARD_W // 2, round(top * CARD_H)), (26, 30), 0, 0, 360,
+                (255, 255, 255), -1)
+    middle = look_at_middle(card)
+    assert middle.blobs == 2 and not middle.thumbed
+    assert counts.weigh(index, middle).max() < ACCEPT_THRESHOLD
+    # A 2's own two pips stand about the middle: they are all its pips, and weigh.
+    two = counts.weigh(index, look_at_middle(_straight(dev_deck, "2C")))
+    assert RANK_CLASSES[int(two.argmax())] == Rank.TWO and two.max() >= ACCEPT_THRESHOLD
 
 
 def _under_thumbs(card: np.ndarray, *centres: tuple[float, float]) -> np.ndarray:
@@ -308,6 +335,27 @@ def test_a_sure_number_with_a_pip_where_its_layout_has_none_is_held(
     assert "side-middle" in pip_places(look_at_middle(six))
     reading = CornerReader().read_card(six)
     assert reading.rank == Rank.NINE
+    assert reading.rank_confidence < ACCEPT_THRESHOLD
+
+
+@pytest.mark.parametrize("number", ["4S", "7S", "10S"])
+def test_a_sure_4_to_10_with_pips_in_the_centre_column_only_is_held(
+        dev_deck: dict[Card, np.ndarray], number: str) -> None:
+    """A 3 with a higher number's indices (a shaken camera smeared an npm design's 3 into a
+    7, read at 0.91): three pips in plain view, all in the centre column, where a 4 to a 10
+    puts pips in its side columns. Each of those places fits a 7 by itself."""
+    three, other = _straight(dev_deck, "3S"), _straight(dev_deck, number)
+    w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
+    three[:h, :w] = other[:h, :w]
+    three[CARD_H - h:, CARD_W - w:] = other[CARD_H - h:, CARD_W - w:]
+    middle = look_at_middle(three)
+    assert centre_column_only(middle) and not middle.thumbed
+    assert not centre_column_only(look_at_middle(_straight(dev_deck, number)))
+    # A side column standing alone (glare over the other and the centre) is no centre one.
+    aside = replace(middle, places=tuple((x - 0.22, y) for x, y in middle.places))
+    assert not centre_column_only(aside)
+    reading = CornerReader().read_card(three)
+    assert reading.rank == Card.parse(number).rank
     assert reading.rank_confidence < ACCEPT_THRESHOLD
 
 
