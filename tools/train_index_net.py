@@ -1,4 +1,4 @@
-"""Train the corner-index network that vision/reader.py runs through cv2.dnn.
+"""Train the corner-index network that vision/indexnet.py runs through cv2.dnn.
 
 Reproducible: fixed seeds, data made here from the dev decks (never the held-out ones) and
 from the typefaces Debian ships, the result written to vision/data/index_net.{onnx,json}.
