@@ -51,7 +51,8 @@ def paper_colour(image: np.ndarray, step: int) -> np.ndarray:
     return ninetieth(image[::step, ::step].reshape(-1, 3).astype(np.float32))
 
 
-def lit_channels(paper: np.ndarray) -> np.ndarray:
-    """Which channels of a paper colour (B, G, R) are lit: at least LIT of the brightest."""
-    lit: np.ndarray = paper >= LIT * paper.max()
+def lit_channels(paper: np.ndarray, share: float = LIT) -> np.ndarray:
+    """Which channels of a paper colour (B, G, R) are lit: at least ``share`` of the
+    brightest (LIT unless told)."""
+    lit: np.ndarray = paper >= share * paper.max()
     return lit

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.indices import index_corners
-from vision.pixels import darkest_channel, paper_colour
+from vision.pixels import darkest_channel, lit_channels, paper_colour
 
 __all__ = ["SHARP_ENOUGH", "SMEARED", "colour_lost", "dimmed_corners", "print_blur", "print_smear"]
 
@@ -72,13 +72,8 @@ def colour_lost(card: np.ndarray) -> bool:
 def dimmed_corners(card: np.ndarray) -> int:
     """In how many index corners the light leaves a channel of the paper under TELLS_COLOUR
     of the brightest."""
-    return sum(_least_share(paper_colour(corner, 2)) < TELLS_COLOUR
+    return sum(not lit_channels(paper_colour(corner, 2), TELLS_COLOUR).all()
                for corner in index_corners(card))
-
-
-def _least_share(paper: np.ndarray) -> float:
-    """The least lit channel of a paper colour, as a share of the brightest."""
-    return float(paper.min()) / max(float(paper.max()), 1.0)
 
 
 def print_blur(card: np.ndarray) -> float:

@@ -168,7 +168,7 @@ class CornerReader:
         indices = None if turned is None else turned.indices
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
-        shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
+        shows = _shows_index(ranks)
         suit_p = ((shows / shows.sum())[:, None] * suits).sum(axis=0)
         # A heart or a diamond the network is torn on: the glyphs under the indices weigh in.
         if red_suits_torn(suit_p[_HEARTS], suit_p[_DIAMONDS]):
@@ -312,11 +312,17 @@ def corner_vote(ranks: np.ndarray) -> np.ndarray:
     show an index are averaged (not multiplied): when they disagree, the confidence drops
     instead of one of them winning.
     """
-    shows = np.maximum(1.0 - ranks[:, -1], 1e-9)
+    shows = _shows_index(ranks)
     weights = shows / shows.sum()
     given_index = ranks[:, :-1] / shows[:, None]  # each corner's rank, if it has an index
     none = float(ranks[:, -1].min())  # there is an index if either corner shows one
     return np.append((1.0 - none) * (weights[:, None] * given_index).sum(axis=0), none)
+
+
+def _shows_index(ranks: np.ndarray) -> np.ndarray:
+    """How far each corner shows an index at all (its rank probabilities' complement of "no
+    index"), never quite nought: its weight in the corners' vote on rank and suit."""
+    return np.maximum(1.0 - ranks[:, -1], 1e-9)
 
 
 def _confirmed(reading: Reading, again: _Look) -> Reading:
