@@ -42,7 +42,7 @@ from vision.printstate import SHARP_ENOUGH, SMEARED, colour_lost, print_blur, pr
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [
-    "CAP", "Middle", "cap_rank", "cap_suit", "check", "contradicts", "counts_pips",
+    "CAP", "PIP_TALLEST", "Middle", "cap_rank", "cap_suit", "check", "contradicts", "counts_pips",
     "look_at_middle", "no_number", "only_small_blobs",
 ]
 
@@ -71,6 +71,8 @@ _HIGH = 0.2
 _THUMB_TOP = 0.3
 #: Pips are narrower than this share of the middle's width, and smaller blobs only.
 _PIP_WIDEST = 0.45
+#: Pips are shorter than this share of the middle's height (a pip is 0.11).
+PIP_TALLEST = 0.3
 #: A blob no taller than this share of the middle's height (a pip is 0.11) and wider than
 #: _WIDER_THAN_PIPS, or than a pip along the middle's top or bottom edge, is a strip: an
 #: edge, not print. So is a band lower than _HIGH from side to side: the box past a card
@@ -194,7 +196,7 @@ def no_number(m: Middle) -> bool:
 
 def only_small_blobs(m: Middle) -> bool:
     """Print in blobs no bigger than pips, no picture."""
-    return m.blobs > 0 and m.tallest < 0.3 and m.widest < _PIP_WIDEST
+    return m.blobs > 0 and m.tallest < PIP_TALLEST and m.widest < _PIP_WIDEST
 
 
 def counts_pips(m: Middle) -> bool:

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from shoe.cards import Rank
-from vision.crosscheck import Middle, counts_pips, no_number, only_small_blobs
+from vision.crosscheck import PIP_TALLEST, Middle, counts_pips, no_number, only_small_blobs
 from vision.reading import ModelError
 
 __all__ = ["FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT",
@@ -168,16 +168,27 @@ def _rows_centred(middle: Middle) -> bool:
 
 
 def centre_column_only(middle: Middle) -> bool:
-    """Whether two or more pips of one size, no thumb over the middle and the outermost
-    standing symmetric about it, all stand in its centre column: an ace's, a 2's or a 3's
-    layout. A 4 to a 10 puts pips in side columns, on every dev deck."""
-    if middle.thumbed or len(middle.places) < 2 or not counts_pips(middle):
+    """Whether two or more blobs of a pip's height, no thumb over the middle and the
+    outermost standing symmetric about it, all stand in its centre column: an ace's, a 2's
+    or a 3's layout. A 4 to a 10 puts pips in side columns, on every dev deck."""
+    # Not only pips of one size and a pip's width, as counted: past RIG.md's ranges a shaken
+    # camera smeared a 3's pips wider than pips are counted (0.47 of the middle), or doubled
+    # each into two blobs of unlike sizes, and the 3s were read as 2C at 0.97 and 5C at 0.92.
+    if (middle.thumbed or len(middle.places) < 2 or middle.tallest >= PIP_TALLEST
+            or no_number(middle)):
         return False
     xs = [x for x, _ in middle.places]
     middle_x = (min(xs) + max(xs)) / 2
     # At the card's middle: glare over one side column left the other, standing alone.
     return (_rows_centred(middle) and abs(middle_x - 0.5) <= _OFF_CENTRE
             and all(abs(x - middle_x) < _CENTRE for x in xs))
+
+
+def _one_at_mid_height(middle: Middle) -> bool:
+    """Whether a blob stands at mid-height (within _MID of halfway between the outermost)."""
+    heights = [y for _, y in middle.places]
+    middle_y = (min(heights) + max(heights)) / 2
+    return any(abs(y - middle_y) < _MID for y in heights)
 
 
 def counts_exactly(rank: Rank, middle: Middle) -> bool:
@@ -284,8 +295,10 @@ class PipCounts:
         """Whether some dev deck's layout of ``rank`` shows a pip in each place where the
         middle shows one, and, for a 4 to a 10, not only in the centre column
         (:func:`centre_column_only`: a shaken npm 3S, its 3 smeared into a 7, was read as
-        7S at 0.91, the places of its three pips each fitting a 7)."""
-        if rank >= Rank.FOUR and centre_column_only(middle):
+        7S at 0.91, the places of its three pips each fitting a 7), and, for a 2, not there
+        with one at mid-height (a 3's middle pip)."""
+        if centre_column_only(middle) and (
+                rank >= Rank.FOUR or (rank == Rank.TWO and _one_at_mid_height(middle))):
             return False
         return bool(self._fitting(middle)[rank - 1])
 
