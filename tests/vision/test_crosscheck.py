@@ -475,6 +475,26 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
+def test_a_black_suit_read_on_a_number_card_whose_ink_nothing_found_is_held(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # Dark past RIG.md's range, dark blue ink on dim paper: the glyph search found no index
+    # in either corner, nor a pip, so nothing measured the ink (an npm four-colour deck's
+    # 9D was read as 9S at 0.98 so). Print faded to 30% of its contrast is as faint.
+    def faint(code: str, contrast: float) -> np.ndarray:
+        card = _straight(deck_faces("anglo", 350), code).astype(np.float32)
+        return (255.0 * (1.0 - contrast) + contrast * card).astype(np.uint8)
+
+    nine = faint("9D", 0.3)
+    assert find_indices(nine) == (None, None)
+    assert black_suit_evidence(nine, glyphs, Rank.NINE).pips_seen == 0
+    held = check(_sure("9S"), nine, glyphs)
+    assert held.suit_confidence <= CAP and not held.is_sure
+    # At 40% the search finds the index and the pips, and they speak.
+    nine = faint("9S", 0.4)
+    assert None not in find_indices(nine)
+    assert check(_sure("9S"), nine, glyphs) == _sure("9S")
+
+
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
 @pytest.mark.parametrize(("code", "misread"), [("5H", "5C"), ("QH", "QC"), ("9D", "9S"),
                                                ("KD", "KS")])

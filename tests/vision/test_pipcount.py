@@ -363,7 +363,8 @@ def test_a_sure_4_to_10_with_pips_in_the_centre_column_only_is_held(
 
 
 #: The middle of a straightened card, clear of its index corners (vision.crosscheck's).
-_MIDDLE = np.s_[round(0.07 * CARD_H):round(0.93 * CARD_H), round(0.21 * CARD_W):round(0.79 * CARD_W)]
+_MIDDLE = np.s_[round(0.07 * CARD_H):round(0.93 * CARD_H),
+                round(0.21 * CARD_W):round(0.79 * CARD_W)]
 
 
 def test_a_sure_2_with_three_smeared_pips_in_the_centre_column_is_held(
