@@ -284,8 +284,9 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                     evidence: BlackSuitEvidence | None) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
     black suit read, or show no spade or club shape to judge by (or only lean to the suit
-    read) on print clean enough for the index network alone, in ink that is black, and not
-    in both corners glyphs nor in the middle pips of another shape."""
+    read) on print clean enough for the index network alone, in ink that is black (on a
+    number card, found in a corner or its pips), and not in both corners glyphs nor in the
+    middle pips of another shape."""
     assert reading.rank is not None
     if evidence is None:
         evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
