@@ -35,6 +35,7 @@ still weighs are weighed down as seldom as a number card's middle looks so.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -143,7 +144,7 @@ def pip_places(middle: Middle) -> frozenset[str]:
     if not pips:
         return frozenset()
     xs, ys = zip(*pips, strict=True)
-    middle_x, middle_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    middle_x, middle_y = _halfway(xs), _halfway(ys)
     if abs(middle_x - 0.5) > _OFF_CENTRE:
         return frozenset()
     found = set()
@@ -160,11 +161,16 @@ def pip_places(middle: Middle) -> frozenset[str]:
     return frozenset(found)
 
 
+def _halfway(values: Sequence[float]) -> float:
+    """Halfway between the least and the greatest of ``values``: where the outermost pips'
+    middle stands, along one direction."""
+    return (min(values) + max(values)) / 2
+
+
 def _rows_centred(middle: Middle) -> bool:
     """Whether the outermost pips stand symmetric about the card's middle, up and down, as
     every number card's do (within _OFF_CENTRE)."""
-    heights = [y for _, y in middle.places]
-    return abs((min(heights) + max(heights)) / 2 - 0.5) <= _OFF_CENTRE
+    return abs(_halfway([y for _, y in middle.places]) - 0.5) <= _OFF_CENTRE
 
 
 def centre_column_only(middle: Middle) -> bool:
@@ -178,7 +184,7 @@ def centre_column_only(middle: Middle) -> bool:
             or no_number(middle)):
         return False
     xs = [x for x, _ in middle.places]
-    middle_x = (min(xs) + max(xs)) / 2
+    middle_x = _halfway(xs)
     # At the card's middle: glare over one side column left the other, standing alone.
     return (_rows_centred(middle) and abs(middle_x - 0.5) <= _OFF_CENTRE
             and all(abs(x - middle_x) < _CENTRE for x in xs))
@@ -187,7 +193,7 @@ def centre_column_only(middle: Middle) -> bool:
 def _one_at_mid_height(middle: Middle) -> bool:
     """Whether a blob stands at mid-height (within _MID of halfway between the outermost)."""
     heights = [y for _, y in middle.places]
-    middle_y = (min(heights) + max(heights)) / 2
+    middle_y = _halfway(heights)
     return any(abs(y - middle_y) < _MID for y in heights)
 
 
