@@ -32,7 +32,8 @@ _FONT_GLOBS = (
     "/usr/share/fonts/truetype/dejavu/DejaVu*.ttf",
     "/usr/share/fonts/truetype/liberation/*.ttf",
     "/usr/share/fonts/truetype/freefont/*.ttf",
-    "/usr/share/fonts/truetype/crosextra/*.ttf",
+    # Carlito alone: a face installed beside it would change the committed network's data.
+    "/usr/share/fonts/truetype/crosextra/Carlito-*.ttf",
     "/usr/share/fonts/opentype/urw-base35/[A-Z]*.otf",
     "/usr/share/fonts/truetype/noto/NotoSans-*.ttf",
     "/usr/share/fonts/truetype/noto/NotoSerif-*.ttf",
@@ -40,15 +41,35 @@ _FONT_GLOBS = (
     "/usr/share/fonts/truetype/noto/NotoSansMono-*.ttf",
     "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyre*.otf",
 )
+#: More typefaces for the index network (``fonts(wider=True)``), upright faces only: the
+#: Debian packages named in tools/train_index_net.py.
+_WIDER_FONT_GLOBS = (
+    *(f"/usr/share/fonts/{kind}/{family}/*.[ot]tf" for kind in ("truetype", "opentype")
+      for family in ("adf", "fonts-century-catalogue", "ebgaramond", "linux-libertine",
+                     "fonts-oldstandard", "vollkorn", "roboto/slab", "roboto/unhinted/RobotoTTF",
+                     "charis", "gentiumplus", "sortsmill", "fanwood", "quattrocento",
+                     "lato", "open-sans", "cabin", "cantarell", "croscore", "oxygen",
+                     "yanone-kaffeesatz", "bebas-neue", "league-spartan", "karla",
+                     "solid-mirage", "arapey", "opendin", "lindenhill", "levien", "junction",
+                     "manrope", "tuffy", "andika", "clear-sans", "inter", "b612",
+                     "averia-gwf", "fonts-prociono")),
+    "/usr/share/fonts/fonts-go/*.ttf",
+    "/usr/share/fonts/truetype/crosextra/Caladea-*.ttf",
+)
 # Typefaces without Latin letters and digits drawn as such.
 _NOT_TEXT = ("D050000L", "StandardSymbols", "Symbols", "Emoji", "Math")
+# A card's index is set upright, so the wider set leaves these out.
+_SLANTED = ("italic", "oblique", "slanted", "inclined")
 _SUIT_TEXT = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
-def fonts() -> tuple[list[str], list[str]]:
-    """(typefaces for the rank, typefaces that draw the four suit symbols)."""
-    files = sorted({f for g in _FONT_GLOBS for f in glob.glob(g)})
-    text = [f for f in files if not any(bad in Path(f).name for bad in _NOT_TEXT)]
+def fonts(wider: bool = False) -> tuple[list[str], list[str]]:
+    """(typefaces for the rank, typefaces that draw the four suit symbols); ``wider`` adds
+    the typefaces of ``_WIDER_FONT_GLOBS`` and leaves out slanted faces."""
+    globs = _FONT_GLOBS + (_WIDER_FONT_GLOBS if wider else ())
+    files = sorted({f for g in globs for f in glob.glob(g)})
+    text = [f for f in files if not any(bad in Path(f).name for bad in _NOT_TEXT)
+            and not (wider and any(s in Path(f).name.lower() for s in _SLANTED))]
     symbols = [f for f in files
                if any(k in Path(f).name for k in ("DejaVuSans", "FreeSerif", "FreeSans",
                                                    "NotoSansSymbols2", "DejaVuSerif"))]

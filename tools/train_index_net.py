@@ -1,4 +1,4 @@
-"""Train the corner-index network that vision/indexnet.py runs through cv2.dnn.
+r"""Train the corner-index network that vision/indexnet.py runs through cv2.dnn.
 
 Reproducible: fixed seeds, data made here from the dev decks (never the held-out ones) and
 from the typefaces Debian ships, the result written to vision/data/index_net.{onnx,json}.
@@ -11,6 +11,23 @@ of them), the Debian font packages below, and gnome-cards-data with librsvg2-bin
     python3 -m venv /tmp/trainenv
     /tmp/trainenv/bin/pip install torch==2.13.0 pillow onnx opencv-python-headless numpy
     PYTHONPATH=. /tmp/trainenv/bin/python tools/train_index_net.py
+
+``--wider-typefaces`` sets the made-up corners in 298 upright typefaces (131 otherwise, some
+slanted) and needs these packages too (a network so trained was measured and not kept:
+docs/READER.md, "More typefaces"):
+
+    apt-get install fonts-adf-accanthis fonts-adf-baskervald fonts-adf-berenis \
+        fonts-adf-gillius fonts-adf-libris fonts-adf-romande fonts-adf-switzera fonts-adf-tribun \
+        fonts-adf-universalis fonts-adf-verana fonts-adf-irianis fonts-century-catalogue \
+        fonts-ebgaramond fonts-linuxlibertine fonts-oldstandard fonts-vollkorn \
+        fonts-roboto-slab fonts-roboto-unhinted fonts-sil-charis fonts-sil-gentiumplus \
+        fonts-crosextra-caladea fonts-goudybookletter fonts-fanwood fonts-quattrocento \
+        fonts-lato fonts-open-sans fonts-cabin fonts-cantarell fonts-go fonts-croscore \
+        fonts-oxygen fonts-yanone-kaffeesatz fonts-bebas-neue fonts-league-spartan \
+        fonts-karla fonts-solide-mirage fonts-arapey fonts-opendin fonts-lindenhill \
+        fonts-levien-museum fonts-junction fonts-manrope fonts-tuffy fonts-sil-andika \
+        fonts-clear-sans fonts-inter fonts-b612 fonts-averia-serif-gwf \
+        fonts-averia-sans-gwf fonts-prociono
 
 Two networks (``--members``) are trained from consecutive seeds and written as one ONNX
 network that averages their logits. Three dev decks are kept out of training to fit the
@@ -148,11 +165,11 @@ def _corner_patches(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                                                           CORNER_H * zoom)])
 
 
-def font_samples(count: int, decks: list[str],
-                 rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+def font_samples(count: int, decks: list[str], rng: np.random.Generator,
+                 wider: bool = False) -> tuple[np.ndarray, ...]:
     """Made-up corners: ranks in Debian's typefaces over suits from symbol fonts, drawn
-    shapes and the pips of ``decks``."""
-    typefaces, symbol_faces = fonts()
+    shapes and the pips of ``decks`` (``wider``: :func:`tools.augment.fonts`)."""
+    typefaces, symbol_faces = fonts(wider)
     pips = [deck_pips(corpus.render_deck(deck, 300, alpha=True)) for deck in decks]
     xs, ranks, suits = [], [], []
     for _ in range(count):
@@ -300,7 +317,7 @@ def train(args: argparse.Namespace) -> None:
             xa, ra, sa, cx, cr, cs = (data[k] for k in ("x", "r", "s", "cx", "cr", "cs"))
     else:
         x1, r1, s1 = deck_samples(train_decks, args.per_card, rng)
-        x2, r2, s2 = font_samples(args.font_samples, train_decks, rng)
+        x2, r2, s2 = font_samples(args.font_samples, train_decks, rng, args.wider_typefaces)
         x3, r3, s3 = pipeline_samples(train_decks, args.sessions, rng)
         xa, ra, sa = (np.concatenate(parts) for parts in ((x1, x2, x3), (r1, r2, r3),
                                                           (s1, s2, s3)))
@@ -353,6 +370,8 @@ def main() -> None:
     parser.add_argument("--font-samples", type=int, default=30000)
     parser.add_argument("--sessions", type=int, default=8,
                         help="times each training card is shot by the simulated camera")
+    parser.add_argument("--wider-typefaces", action="store_true",
+                        help="set the made-up corners in the wider set of upright typefaces")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--data-cache", help="keep the generated patches in this .npz file")
