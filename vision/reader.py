@@ -48,7 +48,7 @@ from vision.indexnet import (
 )
 from vision.indices import IndexBlobs, find_indices, index_near_edge
 from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
-from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_picture
+from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_counter, weigh_picture
 from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
 from vision.unturned import TurnedBack, check_unturned, turned_witness
@@ -166,6 +166,12 @@ class CornerReader:
                 rank_p = weighed(ranks[[alone]])
                 rank_i = int(rank_p.argmax())
         indices = None if turned is None else turned.indices
+        # A rank still unsure may be a Q torn with a J or a K: a counter in the rank's print
+        # weighs against those.
+        if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
+            indices = indices or find_indices(card)
+            rank_p = weigh_counter(rank_p, indices)
+            rank_i = int(rank_p.argmax())
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
         shows = _shows_index(ranks)

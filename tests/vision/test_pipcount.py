@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -15,6 +16,7 @@ from pytest_mock import MockerFixture
 from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
 from vision.indexnet import RANK_CLASSES
+from vision.indices import find_indices, rank_encloses_counter
 from vision.locate import CARD_H, CARD_W
 from vision.pipcount import (
     FLOOR,
@@ -23,6 +25,7 @@ from vision.pipcount import (
     PipCounts,
     centre_column_only,
     pip_places,
+    weigh_counter,
     weigh_picture,
 )
 from vision.reader import CornerReader
@@ -294,6 +297,37 @@ def test_a_middle_of_pips_or_the_box_weighs_no_number_down(
                                         corners), torn)
     banded = replace(look_at_middle(_straight(dev_deck, "QD")), banded=True)
     assert np.array_equal(weigh_picture(torn, banded, corners), torn)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot", "orell", "dondorf"])
+def test_a_counter_in_the_rank_weighs_the_jack_and_the_king_down(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
+    """orell's queens, in a typeface the index network never learned, were read Q at
+    0.59-0.88 against J under hard light. A Q's bowl encloses a counter; no J's or K's
+    print does, and their readings are left as they were."""
+    faces = deck_faces(deck, 350)
+    torn = _shares({Rank.QUEEN: 0.6, Rank.JACK: 0.3, Rank.KING: 0.05, None: 0.05})
+    for suit in "SHDC":
+        weighed = weigh_counter(torn, find_indices(_straight(faces, "Q" + suit)))
+        assert weighed.argmax() == RANK_CLASSES.index(Rank.QUEEN), (deck, suit)
+        assert weighed.max() >= ACCEPT_THRESHOLD > torn.max(), (deck, suit)
+        assert weighed[-1] == pytest.approx(0.05) and weighed.sum() == pytest.approx(1.0)
+        for court in "JK":
+            indices = find_indices(_straight(faces, court + suit))
+            assert np.array_equal(weigh_counter(torn, indices), torn), (deck, court + suit)
+
+
+@pytest.mark.parametrize("deck", ["tarocco", "Атласные"])
+def test_a_counter_lends_the_jacks_share_to_a_queen_only(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
+    """A foreign queen's letter (tarocco's D, Атласные's Д) encloses a counter, and the
+    index network took it for a 10 or a J: the J's share went to the 10, read surely."""
+    faces = deck_faces(deck, 350)
+    torn = _shares({Rank.TEN: 0.6, Rank.JACK: 0.35, None: 0.05})
+    for suit in "SHDC":
+        indices = find_indices(_straight(faces, "Q" + suit))
+        assert any(map(rank_encloses_counter, indices)), (deck, suit)
+        assert np.array_equal(weigh_counter(torn, indices), torn), (deck, suit)
 
 
 def test_a_middle_without_counted_pips_changes_nothing(dev_deck: dict[Card, np.ndarray],
