@@ -321,7 +321,8 @@ def test_a_counter_in_the_rank_weighs_the_jack_and_the_king_down(
 def test_a_counter_lends_the_jacks_share_to_a_queen_only(
         deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
     """A foreign queen's letter (tarocco's D, Атласные's Д) encloses a counter, and the
-    index network took it for a 10 or a J: the J's share went to the 10, read surely."""
+    index network took it for a 10 or a J. Weighed for any rank, the J's share went to the
+    10, read surely; a rank where the queen is not likeliest is left as it was."""
     faces = deck_faces(deck, 350)
     torn = _shares({Rank.TEN: 0.6, Rank.JACK: 0.35, None: 0.05})
     for suit in "SHDC":
