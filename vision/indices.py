@@ -237,11 +237,12 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
     # suit symbol and the frame, which may reach higher) or below it (a sceptre, a
     # flower's stem): what of it lies in the rank's column, cut at a neck. A piece of the
     # picture lower down, whole, was taken for paris's spade, and said a club.
-    near = np.flatnonzero(big & under & (y > y[rank]) & (y + bh > bottom + 2))
-    nearest = int(near[np.argmin(y[near])]) if len(near) else None
+    top = _tops_under(labels, y, big & ~whole & (y <= y[rank]), left, right, bottom)
+    near = np.flatnonzero(big & under & (top > y[rank]) & (top < h) & (y + bh > bottom + 2))
+    nearest = int(near[np.argmin(top[near])]) if len(near) else None
     # Print beside the rank that reaches down under it is not nearer than the glyph.
-    nearer = (nearest is not None and y[nearest] >= bottom - 2
-              and (suit is None or y[nearest] < y[suit]))
+    nearer = (nearest is not None and top[nearest] >= bottom - 2
+              and (suit is None or top[nearest] < y[suit]))
     if cut_necks and nearest is not None and (nearer or not shaped):
         piece = _black_glyph_in_column(labels == nearest, colour, left, right, bottom,
                                        bh[rank])
@@ -252,6 +253,25 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
         suit = None
     return IndexBlobs(level, colour, labels, rank,
                       None if _too_speckled(area[1:], h * w) else suit)
+
+
+def _tops_under(labels: np.ndarray, tops: np.ndarray, joined: np.ndarray, left: int,
+                right: int, bottom: int) -> np.ndarray:
+    """The blobs' tops (``tops``, by label), but for those ``joined`` by the corner's border
+    to print above the rank (the box past the card's rounded corner): where such a blob
+    first shows in the rank's column (``left``-``right``) below the rank (``bottom``), or
+    the corner's height where it shows nowhere there. paris's QS under hard light: the
+    blur ran its spade into the queen's flower, and that, along the corner's edge, into
+    the box; the spade went unfound, a leaf lower down was taken for it, and the suit was
+    held."""
+    out = tops.copy()
+    h = labels.shape[0]
+    start = max(0, bottom - 2)
+    column = labels[start:, left:right]
+    for label in np.flatnonzero(joined):
+        rows = np.flatnonzero((column == label).any(axis=1))
+        out[label] = start + rows[0] if len(rows) else h
+    return out
 
 
 def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, right: int,
@@ -265,7 +285,9 @@ def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, righ
     Red print is left alone: a piece of a red court figure, so cut, was once weighed as a
     heart or a diamond, wrongly and surely (tango_nuevo's KH and QH)."""
     reach = round(_NECK_REACH * (right - left))
-    x0 = max(0, left - reach)
+    # Not the corner's outermost columns: the card's edge, which a blob joined by the
+    # border (_tops_under) runs down.
+    x0 = max(2, left - reach)
     blob = _cut_below(blob, x0, right, top, rank_h)
     beside = blob[top:].sum(axis=0)
     neck = right - reach + int(np.argmin(beside[right - reach:right + reach + 1]))

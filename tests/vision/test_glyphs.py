@@ -349,6 +349,21 @@ def test_a_court_glyph_run_into_the_print_below_it_is_cut_off(
     assert evidence.says and evidence.total <= -GLYPHS_CONFIRM
 
 
+def test_a_court_glyph_run_into_the_box_along_the_card_edge_is_found(
+        deck_faces: Faces, net: GlyphNet) -> None:
+    # paris's queen of spades on the box's dark floor, a little blurred: the small spade
+    # runs into the queen's flower, and that along the corner's edge into the floor past
+    # the card's rounded corner, one blob starting above the Q. A leaf lower down was
+    # taken for the glyph, and said neither suit.
+    face = deck_faces("paris", 350, alpha=True)[Card.parse("QS")]
+    alpha = face[..., 3:] / 255.0
+    on_floor = (face[..., :3] * alpha + 40 * (1.0 - alpha)).astype(np.uint8)
+    card = cv2.GaussianBlur(_straight(on_floor), (0, 0), 0.8)
+    indices = find_indices(card)
+    evidence = black_suit_evidence(card, net, indices=indices)
+    assert evidence.says and evidence.total <= -GLYPHS_CONFIRM and evidence.shaped == 2
+
+
 #: The drawn corners' black ink (BGR).
 INK = (20, 20, 20)
 
