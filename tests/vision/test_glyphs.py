@@ -353,8 +353,8 @@ def test_a_court_glyph_run_into_the_box_along_the_card_edge_is_found(
         deck_faces: Faces, net: GlyphNet) -> None:
     # paris's queen of spades on the box's dark floor, a little blurred: the small spade
     # runs into the queen's flower, and that along the corner's edge into the floor past
-    # the card's rounded corner, one blob starting above the Q. A leaf lower down was
-    # taken for the glyph, and said neither suit.
+    # the card's rounded corner, one blob starting above the Q. Print lower down was taken
+    # for the glyph in both corners, and leaned to a club (1.9).
     face = deck_faces("paris", 350, alpha=True)[Card.parse("QS")]
     alpha = face[..., 3:] / 255.0
     on_floor = (face[..., :3] * alpha + 40 * (1.0 - alpha)).astype(np.uint8)
