@@ -46,6 +46,9 @@ _CORNER_W = 0.32
 _CORNER_H = 0.45
 #: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
 _MIN_AREA = 25
+#: The corner's outermost rows and columns of pixels (its border): the card's edge and the
+#: box beyond it, never a glyph.
+_BORDER = 2
 #: A suit glyph run into other print beside it is cut off at the thinnest column within
 #: this share of the rank's width of the rank's right side, if the print there is at most
 #: _NECK of the glyph's height (a neck, not the glyph's body). Of 471 glyphs so cut on the
@@ -211,7 +214,7 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     # Blobs wholly inside the corner: the card's edge and the box beyond it touch the
     # border, and so does a glyph cut off by it (which would lose its outline).
-    edge = max(band, 2)
+    edge = max(band, _BORDER)
     big = area >= _MIN_AREA
     big[0] = False
     whole = big & (x >= edge) & (y >= edge) & (x + bw < w - 1) & (y + bh < h - 1)
@@ -238,7 +241,7 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
     # flower's stem): what of it lies in the rank's column, cut at a neck. A piece of the
     # picture lower down, whole, was taken for paris's spade, and said a club.
     top = _tops_under(labels, y, big & ~whole & (y <= y[rank]), left, right, bottom)
-    near = np.flatnonzero(big & under & (top > y[rank]) & (top < h) & (y + bh > bottom + 2))
+    near = np.flatnonzero(big & under & (top > y[rank]) & (y + bh > bottom + 2))
     nearest = int(near[np.argmin(top[near])]) if len(near) else None
     # Print beside the rank that reaches down under it is not nearer than the glyph.
     nearer = (nearest is not None and top[nearest] >= bottom - 2
@@ -259,18 +262,17 @@ def _tops_under(labels: np.ndarray, tops: np.ndarray, joined: np.ndarray, left: 
                 right: int, bottom: int) -> np.ndarray:
     """The blobs' tops (``tops``, by label), but for those ``joined`` by the corner's border
     to print above the rank (the box past the card's rounded corner): where such a blob
-    first shows in the rank's column (``left``-``right``) below the rank (``bottom``), or
-    the corner's height where it shows nowhere there. paris's QS under hard light: the
-    blur ran its spade into the queen's flower, and that, along the corner's edge, into
-    the box; the spade went unfound, a leaf lower down was taken for it, and the suit was
-    held."""
+    first shows in the rank's column (``left``-``right``) below the rank (``bottom``), if
+    it shows there at all. paris's QS under hard light: the blur ran its spade into the
+    queen's flower, and that, along the corner's edge, into the box; the spade went
+    unfound, a leaf lower down was taken for it, and the suit was held."""
     out = tops.copy()
-    h = labels.shape[0]
     start = max(0, bottom - 2)
     column = labels[start:, left:right]
     for label in np.flatnonzero(joined):
         rows = np.flatnonzero((column == label).any(axis=1))
-        out[label] = start + rows[0] if len(rows) else h
+        if len(rows):
+            out[label] = start + rows[0]
     return out
 
 
@@ -285,9 +287,9 @@ def _black_glyph_in_column(blob: np.ndarray, colour: np.ndarray, left: int, righ
     Red print is left alone: a piece of a red court figure, so cut, was once weighed as a
     heart or a diamond, wrongly and surely (tango_nuevo's KH and QH)."""
     reach = round(_NECK_REACH * (right - left))
-    # Not the corner's outermost columns: the card's edge, which a blob joined by the
-    # border (_tops_under) runs down.
-    x0 = max(2, left - reach)
+    # Not the corner's border: the card's edge, which a blob joined by it (_tops_under)
+    # runs down.
+    x0 = max(_BORDER, left - reach)
     blob = _cut_below(blob, x0, right, top, rank_h)
     beside = blob[top:].sum(axis=0)
     neck = right - reach + int(np.argmin(beside[right - reach:right + reach + 1]))
