@@ -25,6 +25,7 @@ from vision.region import (
     cut_arms,
     hull_if_solid,
     largest_blob,
+    largest_blobs,
     runs_off_picture,
 )
 
@@ -74,6 +75,9 @@ _CUT_ACROSS = np.ones((11, 1), np.uint8)
 _CUT_ALONG = np.ones((1, 11), np.uint8)
 _REGROW = np.ones((11, 11), np.uint8)
 _OPENING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (13, 13))
+#: The opened region's blobs tried for the card, largest first: the card, and what a
+#: reflection joined to it (_opened_outline).
+_OPENED_BLOBS = 2
 #: The band (pixels of the straightened card) inside an outline found at another level
 #: than the first, and the least share of the paper's lightness within (its 75th
 #: percentile: court cards' print is much of it) that the band's median has. Round the
@@ -274,17 +278,30 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
 def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
                     ) -> CardQuad | None:
     # Cut off what a reflection on the metal or a glare spot joins to the card (thin
-    # arms), then what is narrower than the card that is left (the dealer's thumb).
-    largest = largest_blob(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING))
-    if largest is None:
-        return None
+    # arms), then what is narrower than the card that is left (the dealer's thumb). Cut
+    # off so, the card need not be the largest blob left: a reflection streak too tall for
+    # the thin cuts (vision.region) joined an atlasnye 9D to a light cloth larger than it,
+    # which the opening then parted from the card and kept.
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING)
+    for blob in largest_blobs(opened, _OPENED_BLOBS):
+        found = _blob_outline(lightness, blob, scale, at_side)
+        if found is not None:
+            return found
+    return None
+
+
+def _blob_outline(lightness: np.ndarray, blob: tuple[np.ndarray, np.ndarray], scale: float,
+                  at_side: bool) -> CardQuad | None:
+    """The outline of one blob of the opened region (its outline and itself filled), the
+    dealer's hand cut off it, if it can be the card."""
     hand = None
-    if runs_off_picture(largest[1]):
-        kept, hand = cut_arms(largest[1])
-        largest = largest_blob(kept)
-        if largest is None:
+    if runs_off_picture(blob[1]):
+        kept, hand = cut_arms(blob[1])
+        found = largest_blob(kept)
+        if found is None:
             return None
-    contour, opened = largest
+        blob = found
+    contour, opened = blob
     # A solid outline (court art inside is fine), not cloth around the box or glare.
     hull = hull_if_solid(contour, _SOLID)
     if hull is None:

@@ -12,7 +12,7 @@ import numpy as np
 from vision.pixels import brightest_channel, darkest_channel
 
 __all__ = ["card_masks", "closings", "cut_arms", "hull_if_solid", "largest_blob",
-           "runs_off_picture"]
+           "largest_blobs", "runs_off_picture"]
 
 #: A share of the frame too small to split again for the card's level (locate).
 _LEAST_PART = 0.05
@@ -75,13 +75,20 @@ def hull_if_solid(contour: np.ndarray, least: float) -> np.ndarray | None:
 
 def largest_blob(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The largest blob of a mask: its outline, and the blob filled."""
+    largest = largest_blobs(mask, 1)
+    return largest[0] if largest else None
+
+
+def largest_blobs(mask: np.ndarray, most: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ``most`` largest blobs of a mask, largest first: each its outline and the blob
+    filled."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return None
-    contour = max(contours, key=cv2.contourArea)
-    blob = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(blob, [contour], -1, 1, cv2.FILLED)
-    return contour, blob
+    blobs = []
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:most]:
+        blob = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(blob, [contour], -1, 1, cv2.FILLED)
+        blobs.append((contour, blob))
+    return blobs
 
 
 def runs_off_picture(blob: np.ndarray) -> bool:
