@@ -29,8 +29,8 @@ from vision.region import (
     runs_off_picture,
 )
 
-__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "locate", "look_deeper",
-           "quad_from_corners", "straighten"]
+__all__ = ["CARD_H", "CARD_W", "SHORTEST_OUTLINE", "CardQuad", "corners", "locate",
+           "look_deeper", "quad_from_corners", "straighten"]
 
 #: The straightened card's size in pixels (a poker card is 63 x 88 mm).
 CARD_W = 180
@@ -65,6 +65,15 @@ _DEEP = 42
 #: (vision.outline), since a hull may lie well inside the card (_confirmed). 20 left more
 #: outlines close to the card, but one cut off an index that was then misread.
 _HULL_REACH = 28
+#: An outline shorter than this share of the frame's height is a part of the card: the
+#: camera's mount makes a card 55-90% of it (RIG.md). Beside the thumb, the lower right of a
+#: tigullio QS, cut off by the thumb and the queen's picture, was located 0.43 of the frame
+#: high; its one index, twice its size straightened, was read as QC at 0.985.
+SHORTEST_OUTLINE = 0.5
+#: How far out of an outline too short for a card (a share of its height) its sides are
+#: searched for the card's edges (_grown): a row of print across the card's end cut off
+#: some 0.25 of it.
+_GROW = 0.3
 #: A second outline whose corners all lie within this (frame pixels) of the first is the
 #: same one, and would be read the same.
 _SAME_OUTLINE = 2.0
@@ -155,13 +164,19 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     """The card's outline in a BGR frame, or None when no card-shaped bright region shows."""
     if frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
+    # The sides are refined on the darkest channel: the card's white is bright in all three.
+    lightness = darkest_channel(frame)
+    quad = _found(frame, lightness)
+    return None if quad is None else _grown(lightness, quad)
+
+
+def _found(frame: np.ndarray, lightness: np.ndarray) -> CardQuad | None:
+    """The outline of a card-shaped bright region, as the tries below first find one."""
     h, w = frame.shape[:2]
     scale = _WORK_W / w
     small = cv2.resize(frame, (_WORK_W, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     masks = card_masks(small)
     mask, white = next(masks)
-    # The sides are refined on the darkest channel: the card's white is bright in all three.
-    lightness = darkest_channel(frame)
     quad = _search(lightness, mask, white, scale)
     if quad is not None:
         return quad
@@ -181,6 +196,28 @@ def locate(frame: np.ndarray) -> CardQuad | None:
         if quad is not None and _paper_rim(lightness, quad):
             return quad
     return None
+
+
+def _grown(lightness: np.ndarray, quad: CardQuad) -> CardQuad:
+    """The outline, or where it is too short for a whole card, the card's own edges found
+    further out of it (_GROW), if they lie as a card's do with its margin inside.
+
+    A row of black print across a card's end (dondorf's index beside a pip at each side)
+    may part the thin white strip beyond it from the rest of the card's white, and the
+    opening drops the strip: the outline's side then lay along the print, the row and its
+    index cut off, and the card was held, read from one corner.
+    """
+    h = lightness.shape[0]
+    if quad.height >= SHORTEST_OUTLINE * h:
+        return quad
+    refined = refine_sides(lightness, quad.array(), outward=round(_GROW * quad.height))
+    if refined is None:
+        return quad
+    grown = quad_from_corners(refined)
+    if (grown.height <= quad.height + _SAME_OUTLINE or not _plausible(grown, h)
+            or not _paper_rim(lightness, grown)):
+        return quad
+    return replace(grown, fitted=quad.fitted)
 
 
 def _paper_rim(lightness: np.ndarray, quad: CardQuad) -> bool:

@@ -47,7 +47,15 @@ from vision.indexnet import (
     normalise_patch,
 )
 from vision.indices import IndexBlobs, find_indices, index_near_edge
-from vision.locate import CardQuad, corners, locate, look_deeper, straighten, within_margin
+from vision.locate import (
+    SHORTEST_OUTLINE,
+    CardQuad,
+    corners,
+    locate,
+    look_deeper,
+    straighten,
+    within_margin,
+)
 from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_counter, weigh_picture
 from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
@@ -58,11 +66,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CornerReader", "ModelError", "load_reader"]
 
-#: An outline shorter than this share of the frame's height is a part of the card: the
-#: camera's mount makes a card 55-90% of it (RIG.md). Beside the thumb, the lower right of a
-#: tigullio QS, cut off by the thumb and the queen's picture, was located 0.43 of the frame
-#: high; its one index, twice its size straightened, was read as QC at 0.985.
-SHORTEST_OUTLINE = 0.5
 #: An outline wider than this for its height is a part of the card, its top or its foot cut
 #: off: the widest deck's cards are 0.75 wide for their height (kde-penguins; most are
 #: 0.64-0.72), and the box's lips only hide some of a card's width. Cut off at the dealer's

@@ -230,6 +230,31 @@ def test_a_card_joined_to_a_larger_cloth_by_a_tall_streak_is_found(deck: str, co
         assert np.abs(quad.array() - truth).max() < 6.0, seed
 
 
+#: Plain light, no reflection (a hard scene of the survey of the dev decks, seed 2024,
+#: rounded): dondorf's 4C prints a row across each end, an index beside a pip at either
+#: side, that parts the thin white strip beyond it from the rest of the card's white.
+PLAIN_LIGHT = SceneParams(
+    card_height_frac=0.643, center_shift=(0.37, -0.44), rotation_deg=5.8,
+    tilt_deg=(-9.9, 3.5), camera_height_mm=149.8, upside_down=True, slot_side="right",
+    lips_mm=(2.82, 0.51), window_ends_mm=(0.75, 2.23), frame_width_mm=8.3,
+    metal_bgr=(63, 65, 66), reflection=0.0, cloth_bgr=(150, 150, 150), colour_temp_k=6438.0,
+    white_balance=0.47, exposure=0.95, gradient=0.017, gradient_angle_deg=297.5,
+    noise_sigma=2.0, blur_sigma=0.50, jpeg_quality=87, gamma=0.98, saturation=1.29,
+    sharpen=0.31)
+
+
+def test_an_outline_cut_short_along_a_row_of_print_grows_to_the_cards_edge() -> None:
+    # The outline's side lay along the print, 0.48 of the frame high and 60 px off the
+    # card's edge: the row and its index cut off, and the card was read from one corner.
+    face = faces("dondorf")[Card.parse("4C")]
+    for seed in range(4):
+        frame, truth = _shot(PLAIN_LIGHT, np.random.default_rng(seed), face)
+        quad = locate(frame)
+        assert quad is not None, seed
+        # The left lip hides some 7 px of the card's width.
+        assert np.abs(quad.array() - truth).max() < 10.0, seed
+
+
 #: A light cloth round the box, and a reflection along the box's lower rim as bright as
 #: the card's paper: the one level that parts paper from metal joins the card to the cloth
 #: (a hard scene of the survey of the dev decks, seed 27, rounded).
