@@ -222,8 +222,7 @@ def test_a_card_joined_to_a_larger_cloth_by_a_tall_streak_is_found(deck: str, co
     # The opening parts the card from the cloth, which is then the larger of the two.
     face = faces(deck)[Card.parse(code)]
     for seed in range(3):
-        frame, truth = _shot(params=STREAK_TO_THE_CLOTH, rng=np.random.default_rng(seed),
-                             face=face)
+        frame, truth = _shot(STREAK_TO_THE_CLOTH, np.random.default_rng(seed), face)
         quad = locate(frame)
         assert quad is not None, seed
         # The right lip hides some 5 px of the card's width.
