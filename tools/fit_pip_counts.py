@@ -30,7 +30,7 @@ from shoe.cards import FULL_DECK
 from tools.augment import located_shots
 from vision import corpus
 from vision.crosscheck import look_at_middle
-from vision.pipcount import FORMAT, MEASURED, PLACES, pip_key, pip_places, placed
+from vision.pipcount import FORMAT, MEASURED, PLACES, layout_places, pip_key, placed
 
 Counts = dict[int, dict[str, int]]
 Places = dict[str, dict[int, float]]
@@ -57,7 +57,7 @@ def measure(decks: list[str], sessions: int, rng: np.random.Generator) -> tuple[
             key = pip_key(middle)
             row[key] = row.get(key, 0) + 1
             placed_frames[int(card.rank)] += placed(middle)
-            shown.update((place, int(card.rank)) for place in pip_places(middle))
+            shown.update((place, int(card.rank)) for place in layout_places(middle))
         for (place, rank), frames in shown.items():
             if placed_frames[rank] >= MIN_FRAMES:
                 places[place][rank] = max(places[place][rank], frames / placed_frames[rank])

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -51,7 +51,8 @@ from vision.reading import ModelError
 
 __all__ = ["COUNTER_ON_JK", "FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE",
            "NO_COUNT", "PICTURE_ON_NUMBERS", "PLACES", "SURE_CORNER", "PipCounts",
-           "counts_exactly", "pip_key", "pip_places", "placed", "weigh_counter", "weigh_picture"]
+           "counts_exactly", "layout_places", "pip_key", "pip_places", "placed",
+           "weigh_counter", "weigh_picture"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -90,17 +91,17 @@ _CLEAR_OF_THUMB = 0.4
 #: a 9's or a 10's rows standing 0.2 apart).
 _OFF_CENTRE = 0.05
 #: A place fits a rank if on some dev deck this share of that rank's frames whose pips were
-#: placed (:func:`placed`) show a pip there: a layout puts one there on 67-100% of them (the
-#: least where the thumb often covers it), glare splitting a pip or a card located off on
-#: 10% at most of a number card's, a third of the few placed frames of one deck's aces
-#: (tools/fit_pip_counts.py).
+#: placed (:func:`placed`) show a pip there either way up (:func:`layout_places`): a layout
+#: puts one there on 67-100% of them (the least where the thumb often covers it), glare
+#: splitting a pip or a card located off on 10% at most of a number card's, a third of the
+#: few placed frames of one deck's aces (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
 #: How much less likely a middle that shows no number (:func:`vision.crosscheck.no_number`)
 #: is on a number card than on a court card, as tools/measure_picture_middles.py measures it
 #: on the 16 standard-indexed dev decks (hard and normal light, the thumb on 30% of frames;
-#: 1 744 number cards and 512 court cards located): 4.1% of the number cards (64 of the 71
+#: 1 744 number cards and 512 court cards located): 3.9% of the number cards (63 of the 68
 #: tango_nuevo's, which prints a scene behind its pips) against 84% of the court cards.
-PICTURE_ON_NUMBERS = 0.048
+PICTURE_ON_NUMBERS = 0.046
 #: The picture weighs only where one corner names the court rank at least this surely: the
 #: doubt it settles is then the other corner's (blur, glare), not a letter the network does
 #: not know. Foreign letters were doubtful in both corners (a German jack's B read as K at
@@ -168,6 +169,20 @@ def pip_places(middle: Middle) -> frozenset[str]:
         if column and row and rows_centred:
             found.add(f"{column}-{row}")
     return frozenset(found)
+
+
+def layout_places(middle: Middle) -> frozenset[str]:
+    """The places where the middle's layout shows a pip either way up: as it shows them
+    (:func:`pip_places`), and, where its rows stand centred (the whole layout in view), as
+    the card turned half round would. A card is dealt either way up, and a layout that is
+    not symmetric up and down shows a high pip only one way: bellot's 9 prints its centre
+    pip at 0.27 of the card's height, so on half its frames a 9 showed one high in the
+    centre column, which then fitted a 9 or not by a frame or two."""
+    places = pip_places(middle)
+    if not middle.places or not _rows_centred(middle):
+        return places
+    turned = replace(middle, places=tuple((1.0 - x, 1.0 - y) for x, y in middle.places))
+    return places | pip_places(turned)
 
 
 def _halfway(values: Sequence[float]) -> float:

@@ -24,6 +24,7 @@ from vision.pipcount import (
     NO_COUNT,
     PipCounts,
     centre_column_only,
+    layout_places,
     pip_places,
     weigh_counter,
     weigh_picture,
@@ -108,7 +109,7 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     on an 8 (four rows a side on some decks), 9 or 10; one at the end of the centre column
     on a 2, a 3, or a 7 that puts its odd pip there (neoclassical, a dev deck); one at the
     centre on an ace or an odd number, never an even one; one high in the centre column
-    never on a 4, a 5 or a 6."""
+    never on a 4, a 5 or a 6, and on a 9 (bellot's, either way up)."""
     fitting = {place: {Rank(i + 1) for i in np.flatnonzero(fits)}
                for place, fits in counts.fits.items()}
     assert fitting["side-middle"] == {Rank.SIX, Rank.SEVEN, Rank.EIGHT}
@@ -118,7 +119,7 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     assert not fitting["centre-middle"] & {Rank.TWO, Rank.FOUR, Rank.SIX, Rank.EIGHT, Rank.TEN}
     assert fitting["side-end"] == set(NUMBERS) - {Rank.TWO, Rank.THREE}
     assert not fitting["centre-upper"] & {Rank.FOUR, Rank.FIVE, Rank.SIX}
-    assert fitting["centre-upper"] >= {Rank.TWO, Rank.THREE, Rank.EIGHT, Rank.TEN}
+    assert fitting["centre-upper"] >= {Rank.TWO, Rank.THREE, Rank.EIGHT, Rank.NINE, Rank.TEN}
 
 
 @pytest.mark.parametrize(("code", "places"), [
@@ -128,6 +129,18 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
 def test_the_pips_places_on_the_card(dev_deck: dict[Card, np.ndarray], code: str,
                                      places: set[str]) -> None:
     assert pip_places(look_at_middle(_straight(dev_deck, code))) == places
+
+
+def test_a_layout_high_one_way_up_fits_either_way(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], counts: PipCounts) -> None:
+    """bellot's 9 prints its centre pip high: dealt upside down, it shows none there. The
+    table is fitted on the layout either way up, so the 9 fits such a pip, and the layout
+    fits its 9 whichever way up it lies."""
+    nine = _straight(deck_faces("bellot", 350), "9S")
+    upright, turned = look_at_middle(nine), look_at_middle(cv2.rotate(nine, cv2.ROTATE_180))
+    assert "centre-upper" in pip_places(upright) and "centre-upper" not in pip_places(turned)
+    assert layout_places(upright) == layout_places(turned) == pip_places(upright)
+    assert counts.layout_fits(Rank.NINE, upright) and counts.layout_fits(Rank.NINE, turned)
 
 
 @pytest.mark.parametrize(("code", "rival"), [("9S", Rank.SIX), ("8C", Rank.THREE),
