@@ -10,15 +10,7 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import (
-    CAP,
-    COLOURED_INK,
-    Middle,
-    check,
-    contradicts,
-    counts_pips,
-    look_at_middle,
-)
+from vision.crosscheck import CAP, COLOURED_INK, check, contradicts, counts_pips, look_at_middle
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
 from vision.indices import RED_INK, find_indices, index_corners, rank_encloses_counter
@@ -200,13 +192,13 @@ def test_a_pip_the_thumb_cuts_counts_but_is_not_measured(deck_faces: Faces) -> N
     assert PipCounts.load().layout_fits(Rank.SIX, middle)
 
 
-def _middle_under_hard_light(face: np.ndarray, code: str, seed: int) -> Middle:
-    """The middle of ``face`` shot by the rig's camera under hard light, as located."""
+def _under_hard_light(face: np.ndarray, code: str, seed: int) -> np.ndarray:
+    """``face`` shot by the rig's camera under hard light, located and straightened."""
     rng = np.random.default_rng([seed, sum(map(ord, code))])
     frame = render_frame(face, SceneParams.random(rng, "hard"), rng)
     quad = locate(frame)
     assert quad is not None
-    return look_at_middle(straighten(frame, quad))
+    return straighten(frame, quad)
 
 
 def test_pips_printed_pale_count_whole(deck_faces: Faces) -> None:
@@ -218,7 +210,7 @@ def test_pips_printed_pale_count_whole(deck_faces: Faces) -> None:
     for code in ("2S", "3S", "7S", "10S", "8C"):
         card = Card.parse(code)
         for seed in range(6):
-            middle = _middle_under_hard_light(faces[card], code, seed)
+            middle = look_at_middle(_under_hard_light(faces[card], code, seed))
             assert not contradicts(card.rank, middle), (code, seed, middle.blobs)
             counted_right += middle.blobs == card.rank
     assert counted_right >= 20  # of 30: glare and the lips hide some (13 counted so before)
@@ -231,7 +223,7 @@ def test_a_glare_beside_the_pips_is_paper_not_print(deck_faces: Faces, code: str
     dark as print, in a ring that joined the pips into a picture."""
     face = deck_faces("anglo", 350, alpha=True)[Card.parse(code)]
     for seed in range(8):
-        middle = _middle_under_hard_light(face, code, seed)
+        middle = look_at_middle(_under_hard_light(face, code, seed))
         assert counts_pips(middle) and middle.blobs == Card.parse(code).rank, seed
 
 
@@ -507,11 +499,7 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
     # (RED_INK tells red from black): orell's 5D so printed was read as 5S at 0.999.
     face = _red_ink_printed(deck_faces("orell", 350, alpha=True)[Card.parse("5D")],
                             (170, 60, 20))  # a dark blue
-    rng = np.random.default_rng([1, sum(map(ord, "5D"))])
-    frame = render_frame(face, SceneParams.random(rng, "hard"), rng)
-    quad = locate(frame)
-    assert quad is not None
-    card = straighten(frame, quad)
+    card = _under_hard_light(face, "5D", 1)
     inks = [ink_colour(found) for found in find_indices(card) if found is not None]
     assert inks and all(COLOURED_INK <= ink < RED_INK for ink in inks), inks
     held = check(_sure("5S"), card, glyphs)
