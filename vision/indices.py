@@ -333,13 +333,17 @@ def _cut_below(blob: np.ndarray, x0: int, x1: int, top: int, rank_h: int) -> np.
     lo, hi = start + round(_GLYPH_SHORTEST * rank_h), start + round(_GLYPH_TALLEST * rank_h)
     if hi >= len(rows) or not rows[hi:].any():
         return blob  # nothing hangs below a glyph's height
+    neck = _NECK * int(rows[start:hi + 1].max())
     thinnest = int(rows[lo:hi + 1].min())
-    if thinnest > _NECK * int(rows[start:hi + 1].max()):
+    if thinnest > neck:
         return blob
     # The foot of the first neck down, so that a glyph keeps its own stem; not the foot of
     # the last, which may lie down a thin line beneath it (a picture's frame line under
-    # orell's spade, cut there, made a club of it).
-    thin = np.append(rows[lo:hi + 1] <= thinnest + 1, False)
+    # orell's spade, cut there, made a club of it). Any row as thin as a neck is one, not
+    # only the thinnest: paris's QS runs its spade's stem into a flower's stalk, thinner
+    # than the spade but wider than the gap below the stalk, where the glyph was cut with
+    # the stalk in it and named no suit.
+    thin = np.append(rows[lo:hi + 1] <= max(thinnest + 1, neck), False)
     first = int(np.argmax(thin))
     cut = lo + first + int(np.argmin(thin[first:]))  # the first row past the neck
     out = blob.copy()
@@ -374,36 +378,43 @@ def _too_speckled(areas: np.ndarray, size: int) -> bool:
     return bool(areas[areas < _MIN_AREA].sum() > _SPECKLED * size)
 
 
-#: A hole in the rank's print at least this share of its height and of its box is a
-#: counter like a D's, an O's or a Q's. Measured on hard frames: German queens' D (read as
-#: J by the index network) 0.73-1.0 of the height and 0.15-0.34 of the box; holes where a
-#: standard K ran into other print (kings of dev, held-out and blind decks) at most 0.65
-#: of the height (then 0.08 of the box) and 0.11 of the box. A Q's tail makes its glyph
-#: taller than its bowl: 70% of standard queens' index corners (1 161, hard frames and
-#: the thumb on half) showed a bowl 0.6 of the height and 0.12 of the box or more, and
-#: none of 2 227 standard jacks' and kings' corners. A German jack's B and a French king's
-#: R hold bowls up to 0.57 of the height and 0.17 of the box (563 corners of five
-#: foreign-indexed decks).
-_COUNTER_HEIGHT = 0.6
+#: A hole in the rank's print that spans its middle, from no lower than _COUNTER_TOP of its
+#: height to past _COUNTER_FOOT, and fills _COUNTER_AREA of its box, is a counter like a
+#: D's, an O's or a Q's. A B's bowls and an R's do not span the middle. Measured on court
+#: cards' index corners under hard light (the 15 tuning decks and eight foreign-indexed
+#: ones: 3 243 corners, and 3 061 more with the thumb on half): the lower bowl of a jack's
+#: B or В started at 0.33 of the height at the highest (under a thumb), and the bowl of a
+#: king's R or the upper one of a В ended at 0.53 at the lowest. No standard jack's or
+#: king's hole spanned the middle (2 705 corners); one berlin B run into the thumb showed
+#: a hole as tall as itself. A stray hole where a K ran into other print may span it, but
+#: filled 0.11 of the box at most (2 227 corners of dev, held-out and blind decks; one
+#: 0.65 of the height and 0.084 of the box held a kde-standard KC). A Q's bowl runs from
+#: about 0.1 to 0.75 of its height, its tail below: 79-84% of the standard queens' corners
+#: showed it so, against 57-61% where the counter had to be 0.6 of the rank's height
+#: (orell's long tail left it 0.48-0.58).
+_COUNTER_TOP = 0.25
+_COUNTER_FOOT = 0.6
 _COUNTER_AREA = 0.12
 
 
 def rank_encloses_counter(found: IndexBlobs | None) -> bool:
-    """Whether the rank of an index (:func:`find_index`) encloses a tall counter, as a D, an
-    O or a Q does (an R's or a B's bowl is shorter). No J or K does: such a rank read as
-    one is a foreign letter or a queen."""
+    """Whether the rank of an index (:func:`find_index`) encloses a counter that spans its
+    middle, as a D, an O or a Q does (an R's bowl stays in its upper half, a B's in its
+    halves). No J or K does: such a rank read as one is a foreign letter or a queen."""
     if found is None:
         return False
     rank = (found.labels == found.rank).astype(np.uint8)
     contours, hierarchy = cv2.findContours(rank, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return False
-    _, _, w, h = cv2.boundingRect(rank)
+    _, y, w, h = cv2.boundingRect(rank)
     for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
         if parent < 0:
             continue  # an outline, not a hole
-        _, _, _, hole_h = cv2.boundingRect(contour)
-        if hole_h >= _COUNTER_HEIGHT * h and cv2.contourArea(contour) >= _COUNTER_AREA * w * h:
+        _, hole_y, _, hole_h = cv2.boundingRect(contour)
+        spans_middle = (hole_y - y <= _COUNTER_TOP * h
+                        and hole_y + hole_h - y >= _COUNTER_FOOT * h)
+        if spans_middle and cv2.contourArea(contour) >= _COUNTER_AREA * w * h:
             return True
     return False
 

@@ -46,7 +46,7 @@ from vision.indexnet import (
     corner_patches,
     normalise_patch,
 )
-from vision.indices import IndexBlobs, find_indices, index_near_edge
+from vision.indices import IndexBlobs, find_indices, index_near_edge, rank_encloses_counter
 from vision.locate import (
     SHORTEST_OUTLINE,
     CardQuad,
@@ -155,10 +155,12 @@ class CornerReader:
         # picture, that it is no number.
         middle = look_at_middle(card)
 
-        def weighed(voters: np.ndarray) -> np.ndarray:
-            return weigh_picture(self._pips.weigh(corner_vote(voters), middle), middle, ranks)
+        def weighed(voters: np.ndarray, counter: bool = False) -> np.ndarray:
+            return weigh_picture(self._pips.weigh(corner_vote(voters), middle), middle, ranks,
+                                 counter)
 
-        rank_p = weighed(ranks)
+        voters = ranks
+        rank_p = weighed(voters)
         rank_i = int(rank_p.argmax())
         turned = None
         if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
@@ -166,15 +168,17 @@ class CornerReader:
             # it names the other's rank once turned back, the other speaks alone.
             turned, alone = turned_witness(self._sure_rank, card, ranks, rank_i)
             if alone is not None:
-                rank_p = weighed(ranks[[alone]])
+                voters = ranks[[alone]]
+                rank_p = weighed(voters)
                 rank_i = int(rank_p.argmax())
         indices = None if turned is None else turned.indices
-        # A rank still unsure may be a Q torn with a J or a K: a counter in the rank's print
-        # weighs against those.
+        # A rank still unsure may be a Q torn with a J or a K, or with a number: a counter in
+        # the rank's print weighs against those, the numbers where the middle is a picture.
         if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
             indices = indices or find_indices(card)
-            rank_p = weigh_counter(rank_p, indices)
-            rank_i = int(rank_p.argmax())
+            if any(map(rank_encloses_counter, indices)):
+                rank_p = weigh_counter(weighed(voters, counter=True), indices)
+                rank_i = int(rank_p.argmax())
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0
         shows = _shows_index(ranks)

@@ -302,6 +302,22 @@ def test_a_picture_weighs_only_where_both_corners_name_the_same_court_rank_one_s
     assert np.array_equal(weigh_picture(torn, middle, corners), torn)
 
 
+def test_a_counter_lets_the_picture_weigh_with_neither_corner_sure(
+        dev_deck: dict[Card, np.ndarray]) -> None:
+    """A counter in the rank makes it a Q or a foreign queen's D, no jack's or king's letter
+    the network does not know: orell's QH was torn with a 9 or a 10 in both corners. The
+    corners must still name the same court rank."""
+    torn = _torn(Rank.QUEEN, Rank.TEN)
+    middle = look_at_middle(_straight(dev_deck, "QD"))
+    unsure = _corners_naming(Rank.QUEEN, Rank.QUEEN, 0.9)
+    assert np.array_equal(weigh_picture(torn, middle, unsure), torn)
+    weighed = weigh_picture(torn, middle, unsure, counter=True)
+    assert weighed.argmax() == RANK_CLASSES.index(Rank.QUEEN)
+    assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
+    apart = _corners_naming(Rank.QUEEN, Rank.TEN, 0.9)
+    assert np.array_equal(weigh_picture(torn, middle, apart, counter=True), torn)
+
+
 def test_a_middle_of_pips_or_the_box_weighs_no_number_down(
         dev_deck: dict[Card, np.ndarray]) -> None:
     torn = _torn(Rank.QUEEN, Rank.TEN)
