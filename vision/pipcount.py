@@ -46,7 +46,6 @@ import numpy as np
 
 from shoe.cards import Rank
 from vision.crosscheck import PIP_TALLEST, Middle, counts_pips, no_number, only_small_blobs
-from vision.indices import IndexBlobs, rank_encloses_counter
 from vision.reading import ModelError
 
 __all__ = ["COUNTER_ON_JK", "FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE",
@@ -386,20 +385,17 @@ def weigh_picture(rank_p: np.ndarray, middle: Middle, corner_ranks: np.ndarray,
     return _weighed(rank_p, likelihood)
 
 
-def weigh_counter(rank_p: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
-                  ) -> np.ndarray:
-    """Rank probabilities (the 13 ranks, then "no index") with the jack's and the king's
-    weighed down by COUNTER_ON_JK where an index corner's rank encloses a tall counter
-    (:func:`vision.indices.rank_encloses_counter`), as a Q's does and no J's or K's, and
-    the queen so comes out likeliest; else as they were.
+def weigh_counter(rank_p: np.ndarray) -> np.ndarray:
+    """Rank probabilities (the 13 ranks, then "no index") as where an index corner's rank
+    encloses a tall counter (:func:`vision.indices.rank_encloses_counter`), as a Q's does
+    and no J's or K's: the jack's and the king's weighed down by COUNTER_ON_JK, if the
+    queen so comes out likeliest; else as they were.
 
     A queen in a typeface the index network never learned may be torn with a jack (orell's,
     read Q 0.59-0.88 against J under hard light); the picture does not tell them apart. Only
     a queen gains: a 10's 0 encloses a counter too, and foreign queens' letters the network
     took for a 10 or a J (tarocco's D, Атласные's Д) were read as 10 at up to 0.985.
     """
-    if not any(map(rank_encloses_counter, indices)):
-        return rank_p
     likelihood = np.ones(len(Rank))
     likelihood[[Rank.JACK - 1, Rank.KING - 1]] = COUNTER_ON_JK
     weighed = _weighed(rank_p, likelihood)

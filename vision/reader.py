@@ -177,7 +177,7 @@ class CornerReader:
         if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
             indices = indices or find_indices(card)
             if any(map(rank_encloses_counter, indices)):
-                rank_p = weigh_counter(weighed(voters, counter=True), indices)
+                rank_p = weigh_counter(weighed(voters, counter=True))
                 rank_i = int(rank_p.argmax())
         rank = RANK_CLASSES[rank_i]
         rank_conf = float(rank_p[rank_i]) if rank is not None else 0.0

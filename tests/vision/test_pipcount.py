@@ -336,14 +336,16 @@ def test_a_counter_in_the_rank_weighs_the_jack_and_the_king_down(
     print does, and their readings are left as they were."""
     faces = deck_faces(deck, 350)
     torn = _shares({Rank.QUEEN: 0.6, Rank.JACK: 0.3, Rank.KING: 0.05, None: 0.05})
+    weighed = weigh_counter(torn)
+    assert weighed.argmax() == RANK_CLASSES.index(Rank.QUEEN)
+    assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
+    assert weighed[-1] == pytest.approx(0.05) and weighed.sum() == pytest.approx(1.0)
     for suit in "SHDC":
-        weighed = weigh_counter(torn, find_indices(_straight(faces, "Q" + suit)))
-        assert weighed.argmax() == RANK_CLASSES.index(Rank.QUEEN), (deck, suit)
-        assert weighed.max() >= ACCEPT_THRESHOLD > torn.max(), (deck, suit)
-        assert weighed[-1] == pytest.approx(0.05) and weighed.sum() == pytest.approx(1.0)
+        queen = find_indices(_straight(faces, "Q" + suit))
+        assert any(map(rank_encloses_counter, queen)), (deck, suit)
         for court in "JK":
             indices = find_indices(_straight(faces, court + suit))
-            assert np.array_equal(weigh_counter(torn, indices), torn), (deck, court + suit)
+            assert not any(map(rank_encloses_counter, indices)), (deck, court + suit)
 
 
 @pytest.mark.parametrize("deck", ["tarocco", "Атласные"])
@@ -357,7 +359,7 @@ def test_a_counter_lends_the_jacks_share_to_a_queen_only(
     for suit in "SHDC":
         indices = find_indices(_straight(faces, "Q" + suit))
         assert any(map(rank_encloses_counter, indices)), (deck, suit)
-        assert np.array_equal(weigh_counter(torn, indices), torn), (deck, suit)
+    assert np.array_equal(weigh_counter(torn), torn)
 
 
 def test_a_middle_without_counted_pips_changes_nothing(dev_deck: dict[Card, np.ndarray],
