@@ -216,6 +216,20 @@ def test_pips_printed_pale_count_whole(deck_faces: Faces) -> None:
     assert counted_right >= 20  # of 30: glare and the lips hide some (13 counted so before)
 
 
+def test_a_small_club_cut_at_its_necks_counts_as_one_pip(deck_faces: Faces) -> None:
+    """ornamental prints small clubs. The opening that keeps thin strokes from joining pips
+    cut them at their necks under hard light, into three leaves and a stem: a 4C's middle
+    showed 13 blobs, a 7C's 18, and a 2C's rank was held for 8. At most the corners' large
+    suit signs, reaching into the middle at its sides, count more than the pips now."""
+    faces = deck_faces("ornamental", 350, alpha=True)
+    for code in ("2C", "3C", "4C", "5C", "6C", "7C"):
+        card = Card.parse(code)
+        for seed in range(6):
+            middle = look_at_middle(_under_hard_light(faces[card], code, seed))
+            assert not contradicts(card.rank, middle), (code, seed, middle.blobs)
+            assert middle.blobs <= card.rank + 2, (code, seed, middle.blobs)
+
+
 @pytest.mark.parametrize("code", ["4H", "6D", "8C", "5S", "9D"])
 def test_a_glare_beside_the_pips_is_paper_not_print(deck_faces: Faces, code: str) -> None:
     """The paper sought far enough to take in the largest pip must not take in a glare's
