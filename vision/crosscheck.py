@@ -207,7 +207,7 @@ def _whole_small_print(ink: np.ndarray, opened: np.ndarray) -> np.ndarray:
     larger than a pip, and stays cut."""
     labels, pip_sized = _pip_sized_blobs(ink)
     kept = np.zeros(len(pip_sized), bool)
-    kept[np.unique(labels[opened > 0])] = True
+    kept[labels[opened > 0]] = True
     return (pip_sized & kept)[labels].astype(np.uint8)
 
 
