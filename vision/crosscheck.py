@@ -7,11 +7,11 @@ capped below the accept threshold, so the deal holds it instead of paying on it.
 black suit that the suit glyphs, cut out alone (the pips of the middle and the glyphs under
 the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
 whose print is blurred or speckled past what the index network learned), and a J or K whose
-rank glyph encloses a tall counter, as a D does (a foreign queen, which the index network
-may take for a jack). So is any reading of print smeared along one direction, as by a camera
-shaken during the exposure, and the suit of a card on which the light leaves a channel of the
-paper unlit (candle light, the camera's white balance off), where red and black look alike
-(the print's state is measured by :mod:`vision.printstate`).
+rank glyph encloses a counter spanning its middle, as a D does (a foreign queen, which the
+index network may take for a jack). So is any reading of print smeared along one direction,
+as by a camera shaken during the exposure, and the suit of a card on which the light leaves a
+channel of the paper unlit (candle light, the camera's white balance off), where red and black
+look alike (the print's state is measured by :mod:`vision.printstate`).
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.
@@ -299,7 +299,7 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         # print may fade from the middle (pale pips out of focus), but then its index is
         # still found.
         or (blank and indices == (None, None))
-        # A J or K read from a rank that encloses a tall counter: a German queen's D, or a Q.
+        # A J or K read from a rank that encloses a counter: a German queen's D, or a Q.
         or (court and any(map(rank_encloses_counter, indices))))
     checked = cap_rank(reading) if rank_held else reading
     suit_held = upturned_heart or (

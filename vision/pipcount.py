@@ -27,8 +27,9 @@ A court card's picture witnesses against the numbers in turn (:func:`weigh_pictu
 the middle shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and
 both corners name the same court rank likeliest (one of them surely), the numbers the index
 still weighs are weighed down as seldom as a number card's middle looks so. It does not
-tell a queen from a jack; the rank's own print may (:func:`weigh_counter`): a tall counter
-in it, a Q's bowl, weighs the jack and the king down where that leaves the queen likeliest.
+tell a queen from a jack; the rank's own print may (:func:`weigh_counter`): a counter
+spanning its middle, a Q's bowl, weighs the jack and the king down where that leaves the
+queen likeliest.
 
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
@@ -387,7 +388,7 @@ def weigh_picture(rank_p: np.ndarray, middle: Middle, corner_ranks: np.ndarray,
 
 def weigh_counter(rank_p: np.ndarray) -> np.ndarray:
     """Rank probabilities (the 13 ranks, then "no index") as where an index corner's rank
-    encloses a tall counter (:func:`vision.indices.rank_encloses_counter`), as a Q's does
+    encloses a counter (:func:`vision.indices.rank_encloses_counter`), as a Q's does
     and no J's or K's: the jack's and the king's weighed down by COUNTER_ON_JK, if the
     queen so comes out likeliest; else as they were.
 
