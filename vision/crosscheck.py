@@ -324,9 +324,9 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
                     evidence: BlackSuitEvidence | None) -> bool:
     """The suit glyphs (under the indices, and the middle's pips on a number card) say the
     black suit read, or show no spade or club shape to judge by (or only lean to the suit
-    read) on print clean enough for the index network alone, in ink that is black (on a
-    number card, found in a corner or its pips), and not in both corners glyphs nor in the
-    middle pips of another shape."""
+    read) on print clean enough for the index network alone (a club's, blurred or not), in
+    ink that is black (on a number card, found in a corner or its pips), and not in both
+    corners glyphs nor in the middle pips of another shape."""
     assert reading.rank is not None
     if evidence is None:
         evidence = black_suit_evidence(card, glyphs, reading.rank, indices)
@@ -338,10 +338,11 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     leaning = said > 0 and evidence.dissent == 0.0 and not evidence.says
     if evidence.shaped == 0 or leaning:
         # Nothing to judge by: the network's word stands alone only on print as clean as
-        # it learned from, neither blurred past its range nor speckled by the sensor's noise,
-        # and where the index is printed in black. A four-colour deck may print its diamonds
-        # blue, as the dev decks' four-colour ones print their spades: the network read
-        # them as spades at up to 1.0, while the glyph network saw no spade or club.
+        # it learned from, neither blurred past its range (a spade read) nor speckled by the
+        # sensor's noise, and where the index is printed in black. A four-colour deck may
+        # print its diamonds blue, as the dev decks' four-colour ones print their spades:
+        # the network read them as spades at up to 1.0, while the glyph network saw no
+        # spade or club.
         # Nor where both corners show a glyph and neither is a spade's or a club's shape: a
         # heart or a diamond in black ink. A deck printed in one ink had its hearts read as
         # clubs, its diamonds as spades, at up to 0.998; a black suit's glyph cut out wrong
@@ -365,9 +366,12 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         shapeless_pips = evidence.pips_seen > 0 and evidence.pips_shaped == 0
         unseen = (reading.rank <= Rank.TEN and evidence.pips_seen == 0
                   and all(found is None for found in indices))
+        # Blur runs a club's leaves together into a spade's shape, never a spade into
+        # leaves: out of focus, black cards were read surely wrong only as spades (clubs
+        # read so), and a club read on blurred print stands.
         return (not unseen
                 and not any(map(speckled, index_corners(card)))
-                and print_blur(card) <= SHARP_ENOUGH
+                and (reading.suit is Suit.CLUBS or print_blur(card) <= SHARP_ENOUGH)
                 and not any(map(_coloured, filter(None, indices)))
                 and shapeless_glyphs < 2 and not shapeless_pips)
     # A number card's pips, cut out and none of them a spade or a club, say no black suit
