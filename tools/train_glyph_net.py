@@ -42,8 +42,9 @@ from tools.suit_shapes import deck_pips, drawn_suit, tight
 from tools.train_index_net import CALIBRATION_DECKS, ensemble, fit_temperature
 from vision import corpus
 from vision.glyphs import GLYPH_SIZE, corner_glyph, glyph_input, pip_glyphs
-from vision.indices import DARK, find_index, index_corners, ink_levels
+from vision.indices import find_index, index_corners
 from vision.locate import CARD_H, CARD_W
+from vision.pixels import DARK, ink_levels
 from vision.reading import onnx_net
 
 BLACK = (Suit.SPADES, Suit.CLUBS)

@@ -28,16 +28,9 @@ import numpy as np
 from shoe.cards import Rank, Suit
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import heart_on_its_head
-from vision.indices import (
-    DARK,
-    IndexBlobs,
-    find_indices,
-    index_corners,
-    ink_levels,
-    rank_encloses_counter,
-    speckled,
-)
+from vision.indices import IndexBlobs, find_indices, index_corners, rank_encloses_counter, speckled
 from vision.locate import CARD_H, CARD_W
+from vision.pixels import DARK, ink_levels
 from vision.printstate import SHARP_ENOUGH, SMEARED, colour_lost, print_blur, print_smear
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -111,7 +104,7 @@ def _ink_mask(middle: np.ndarray) -> np.ndarray:
     """Print against the card's paper, blind to slow shading and the light's colour.
 
     Print is sought against the paper near it, and pip-sized print also against the paper
-    closed over it (:func:`vision.indices.ink_levels`), so that a pip printed pale is found
+    closed over it (:func:`vision.pixels.ink_levels`), so that a pip printed pale is found
     whole. Larger print is not: closed over, the dealer's skin, lighter than any ink but
     darker than the paper, showed as print (a thumb over the middle a picture)."""
     near = _inked(*ink_levels(middle))

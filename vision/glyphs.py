@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from shoe.cards import Rank
-from vision.indices import DARK, IndexBlobs, find_index, find_indices, ink_levels
-from vision.pixels import ninetieth
+from vision.indices import IndexBlobs, find_index, find_indices
+from vision.pixels import DARK, ink_levels, ninetieth
 from vision.reading import ModelError, load_network, softmax
 
 __all__ = [

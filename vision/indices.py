@@ -1,7 +1,7 @@
 """The print of an index corner: the rank, and the suit glyph under it, as blobs of ink.
 
-Each pixel's ink is measured against the paper around it (:func:`ink_levels`), so the
-light's gradients and colour cast do not matter. In each index corner of a straightened
+Each pixel's ink is measured against the paper around it (:func:`vision.pixels.ink_levels`),
+so the light's gradients and colour cast do not matter. In each index corner of a straightened
 card (:func:`index_corners`) the rank is the topmost blob in the index's column and the suit
 glyph the nearest blob below it (:func:`find_index`); the suit glyphs' witnesses name them
 (:mod:`vision.glyphs` spades against clubs, :mod:`vision.hearts` hearts against diamonds).
@@ -21,28 +21,20 @@ import cv2
 import numpy as np
 
 from vision.locate import CARD_H, corners
+from vision.pixels import DARK, ink_levels
 
 __all__ = [
-    "DARK",
     "RED_INK",
     "IndexBlobs",
     "find_index",
     "find_indices",
     "index_corners",
     "index_near_edge",
-    "ink_levels",
     "rank_encloses_counter",
     "speckled",
     "turn_glyphs",
 ]
 
-#: Ink is darker than this share of the paper around it.
-DARK = 0.62
-#: The paper is found at 1/n of the resolution for every this many pixels of reach.
-_COARSE_REACH = 10
-#: The paper closed over print (ink_levels(closed=True)) is smoothed by a Gaussian of this
-#: many pixels: the closing leaves it in flat steps.
-_CLOSED_SMOOTHING = 3.0
 #: The corner searched for the index: taller than the index network's patch, since a large
 #: index pushes its suit glyph lower.
 _CORNER_W = 0.32
@@ -89,48 +81,6 @@ _GLYPH_REACH = 17
 #: letters wrongly (ancient_french's V, whose rank starts 0.036-0.048 below the top, read as
 #: K at 0.78-0.87, then surely: 6 sure wrong readings more in 832 frames, seed 2024).
 NEAR_EDGE = 0.02
-
-
-def ink_levels(image: np.ndarray, reach: int = 9, closed: bool = False
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's darkest and brightest channel as a share of the paper around it.
-
-    The paper around each pixel is the brightest within ``reach`` pixels (a square), smoothed;
-    dividing by it takes away gradients and the colour cast of the light. Print wider than
-    ``reach`` looks pale inside. Shares are clipped to 1 (glare is paper).
-
-    ``closed`` finds the paper instead as the picture with its print narrower than ``reach``
-    closed over (the brightest within it, then the darkest within that): a glare keeps its
-    own edge, where the brightest around would spread it ``reach`` pixels out and the paper
-    beside it would look dark as print.
-    """
-    img = image.astype(np.float32) + 1.0
-    if closed:
-        near = cv2.morphologyEx(image, cv2.MORPH_CLOSE, np.ones((reach, reach), np.uint8))
-        paper = cv2.GaussianBlur(near.astype(np.float32) + 1.0, (0, 0), _CLOSED_SMOOTHING)
-    else:
-        paper = _brightest_around(image, reach)
-    b, g, r = cv2.split(cv2.divide(img, paper))
-    # Compared per pixel with numpy's elementwise minimum (fast on one core).
-    lo = np.minimum(np.minimum(np.minimum(b, g), r), 1.0)
-    hi = np.minimum(np.maximum(np.maximum(b, g), r), 1.0)
-    return lo, hi
-
-
-def _brightest_around(image: np.ndarray, reach: int) -> np.ndarray:
-    """The brightest within ``reach`` pixels of each pixel, blurred as widely (plus one)."""
-    near = cv2.dilate(image, np.ones((reach, reach), np.uint8))
-    # Blurred this widely the paper changes slowly, so a wide reach finds it at a fraction
-    # of the resolution: at a quarter (reach 41) the levels move by 1.5% at most, and the
-    # blur, most of the time spent here, takes a sixth as long.
-    step = max(1, reach // _COARSE_REACH)
-    h, w = image.shape[:2]
-    if step > 1:
-        near = cv2.resize(near, (-(-w // step), -(-h // step)), interpolation=cv2.INTER_AREA)
-    paper = cv2.GaussianBlur(near.astype(np.float32) + 1.0, (0, 0), reach / 3 / step)
-    if step > 1:
-        paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    return paper
 
 
 def index_corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
