@@ -331,11 +331,11 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     leaning = said > 0 and evidence.dissent == 0.0 and not evidence.says
     if evidence.shaped == 0 or leaning:
         # Nothing to judge by: the network's word stands alone only on print as clean as
-        # it learned from, neither blurred past its range (a spade read) nor speckled by the
-        # sensor's noise, and where the index is printed in black. A four-colour deck may
-        # print its diamonds blue, as the dev decks' four-colour ones print their spades:
-        # the network read them as spades at up to 1.0, while the glyph network saw no
-        # spade or club.
+        # it learned from, neither blurred past its range (where it reads a spade) nor
+        # speckled by the sensor's noise, and where the index is printed in black. A
+        # four-colour deck may print its diamonds blue, as the dev decks' four-colour ones
+        # print their spades: the network read them as spades at up to 1.0, while the
+        # glyph network saw no spade or club.
         # Nor where both corners show a glyph and neither is a spade's or a club's shape: a
         # heart or a diamond in black ink. A deck printed in one ink had its hearts read as
         # clubs, its diamonds as spades, at up to 0.998; a black suit's glyph cut out wrong
@@ -360,8 +360,8 @@ def _glyphs_confirm(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         unseen = (reading.rank <= Rank.TEN and evidence.pips_seen == 0
                   and all(found is None for found in indices))
         # Blur runs a club's leaves together into a spade's shape, never a spade into
-        # leaves: out of focus, black cards were read surely wrong only as spades (clubs
-        # read so), and a club read on blurred print stands.
+        # leaves: every black suit read surely wrong out of focus was a club's read as a
+        # spade (docs/READER.md, the suit glyphs), so a club read on blurred print stands.
         return (not unseen
                 and not any(map(speckled, index_corners(card)))
                 and (reading.suit is Suit.CLUBS or print_blur(card) <= SHARP_ENOUGH)
