@@ -343,7 +343,12 @@ class ProfileReader:
             reading = self._match(s)
             return capped(reading, rank=True,
                            suit=any(FULL_DECK[c].suit != FULL_DECK[top].suit for c in rivals))
-        return self._suit(seen, _beaten_out(s, close, winner), close[winner])
+        # A number rank beaten is beaten in every suit (its pips lie alike in all four),
+        # or a six of another suit left in the softmax would outweigh the seven found.
+        beaten = {FULL_DECK[c].rank for c in close if c != close[winner] and not _COURT[c]}
+        out = _beaten_out(s, close, winner)
+        out[[j for j, c in enumerate(FULL_DECK) if c.rank in beaten]] = -np.inf
+        return self._suit(seen, out, close[winner])
 
     def _suit(self, seen: _Seen, scores: np.ndarray, card: int) -> Reading:
         """The reading of ``card``'s rank, its suit told from its close same-rank rivals by
