@@ -141,3 +141,32 @@ def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
     candidates = [Candidate(king, colour), Candidate(speck, colour)]
     unknown = np.zeros(FINE, np.float32)
     assert suit_tournament(speck, unknown, colour, candidates, court=True) is None
+
+
+def test_a_four_colour_decks_colour_vetoes_the_shapes_of_its_dark_suits() -> None:
+    """A four-colour deck prints spades blue and clubs green: inks too near to decide alone,
+    but a blue ace read by its shape as the club (half its pip under glare) must not be.
+    (The learning pass's light, seed 7, leaves the two inks 0.23 apart; 0.23-0.42 in others.)"""
+    frames = learning_pass("neoclassical_4_color", pip_only=True, seed=7)
+    profile = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True)).profile
+    spade, club = _candidates(profile, [Card.parse("AS"), Card.parse("AC")])
+    assert 0.2 < colour_distance(spade.colour, club.colour) < 0.3
+    frame = stills("neoclassical_4_color", [Card.parse("AC")], seed=43, pip_only=True,
+                   same_rig_as=7)[0]
+    fine, unknown, colour = _view(profile, frame)
+    assert suit_tournament(fine, unknown, colour, [spade, club]) == 1
+    # The club's shapes in view, the spade's colour: the colour says no.
+    assert suit_tournament(fine, unknown, spade.colour, [spade, club]) is None
+
+
+@pytest.mark.parametrize(("red_share", "read"), [(0.6, 0), (0.4, None)])
+def test_where_the_colour_leans_short_of_deciding_the_shapes_may(
+        dev_pip_only_profile: DeckProfile, red_share: float, read: int | None) -> None:
+    """A red ace in warm light or half under glare: its colour between red and black. The
+    diamond's shape decides where the colour leans red, and nothing where it leans black."""
+    cards = [Card.parse("AD"), Card.parse("AS")]
+    candidates = _candidates(dev_pip_only_profile, cards)
+    frame = stills(DEV_DECK, cards[:1], seed=43, pip_only=True, same_rig_as=5)[0]
+    fine, unknown, _ = _view(dev_pip_only_profile, frame)
+    between = red_share * candidates[0].colour + (1 - red_share) * candidates[1].colour
+    assert suit_tournament(fine, unknown, between, candidates) == read
