@@ -343,9 +343,14 @@ class ProfileReader:
             reading = self._match(s)
             return capped(reading, rank=True,
                            suit=any(FULL_DECK[c].suit != FULL_DECK[top].suit for c in rivals))
-        # A number rank beaten is beaten in every suit (its pips lie alike in all four),
-        # or a six of another suit left in the softmax would outweigh the seven found.
-        beaten = {FULL_DECK[c].rank for c in close if c != close[winner] and not _COURT[c]}
+        # A number rank with fewer pips than the winner is beaten in every suit (its pips lie
+        # alike in all four): the winner's extra pips were seen, and ink seen is there, or
+        # a six of another suit left in the softmax would outweigh the seven found. A rank
+        # beaten for pips missing leaves only the card compared: a candle's cast faded an
+        # eight's pips, and with the other eights gone a 4D was read surely.
+        winning = FULL_DECK[close[winner]]
+        beaten = set() if _COURT[close[winner]] else {
+            FULL_DECK[c].rank for c in close if FULL_DECK[c].rank < winning.rank}
         out = _beaten_out(s, close, winner)
         out[[j for j, c in enumerate(FULL_DECK) if c.rank in beaten]] = -np.inf
         return self._suit(seen, out, close[winner])

@@ -39,9 +39,13 @@ COLOURS_APART = 0.3
 
 #: Inks this far apart, short of COLOURS_APART, are two dark ones (a four-colour deck's
 #: spades and clubs, 0.19-0.35 apart as the learning pass's light goes): their colour may
-#: still veto the shapes. (On 316 number cards' pairs 0.1-0.3 apart, the truth's colour
-#: leaned at worst -0.31 to its rival, short of the veto's -COLOUR_EVIDENCE.)
+#: still veto the shapes. (tools/measure_suit_pairs.py: on 92 close pairs 0.1-0.3 apart,
+#: the truth's colour leaned at worst -0.31 to the other card, short of -COLOUR_EVIDENCE.)
 _TWO_DARK_INKS = 0.15
+#: A view with more than this many times a card's dark ink is darkened by the light, not
+#: print (candles with the white balance off: six times an ace's ink), and its shapes may
+#: not stand in for the colour.
+_CAST = 2.0
 
 #: How far (half-resolution pixels) a learned map may lie from the view: the descriptors'
 #: shift of up to two pixels is some five here.
@@ -180,8 +184,10 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             if inked >= _SEEN_ENOUGH * least and leaning >= colour_evidence:
                 return True
             # The colour undecided (ink faint in warm light, or half under glare): a number
-            # card's pips may still decide, where the colour leans their way too.
-            if court or leaning <= 0:
+            # card's pips may still decide, where the colour leans their way too, unless the
+            # light itself darkens the view (_CAST).
+            most = max(float((c.fine > _INKED).sum()) for c in (a, b))
+            if court or leaning <= 0 or inked > _CAST * most:
                 return False
         elif not court and apart >= _TWO_DARK_INKS and leaning <= -colour_evidence:
             # A four-colour deck's spades and clubs: the shapes may not overrule the colour
