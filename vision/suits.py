@@ -168,8 +168,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     ``evidence``, with enough of their difference seen. (A heart turned half round is
     nearly a spade without its stem: shapes alone do not tell the colours apart.) On a
     number card the two witnesses meet: where the colour decides nothing but leans one
-    way, the shapes may decide for that way; where two dark inks are _TWO_DARK_INKS apart
-    and the colour says the other, the shapes may not decide.
+    way, the shapes may decide for that way (not on a view the light darkens all over);
+    where two dark inks are _TWO_DARK_INKS apart and the colour says the other, the shapes
+    may not decide.
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
     over the whole card only where the corners decide nothing."""
     placed = [align(view, c.fine) for c in candidates]
