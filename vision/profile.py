@@ -41,6 +41,7 @@ from vision.pairwise import Placed, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
 from vision.reader import CornerReader
 from vision.reading import Reading
+from vision.stored import FINE_LEVELS, from_bytes, from_fraction, to_bytes, to_fraction
 from vision.suits import Candidate, suit_tournament
 
 __all__ = [
@@ -52,8 +53,6 @@ __all__ = [
     "describe",
     "describe_ink",
     "effective_temperature",
-    "stored_fine",
-    "stored_ink",
 ]
 
 FORMAT = "faro-shoe deck profile"
@@ -63,12 +62,6 @@ VERSION = 4
 _GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
-#: Levels of ink (0.._INK_LEVELS) the profile's ink maps keep; the fine maps (shapes, not
-#: counts of ink) keep fewer, and nothing fainter than _FINE_FLOOR (the noise of a single
-#: learning frame): the profile stays under 300 kB.
-_INK_LEVELS = 15
-_FINE_LEVELS = 7
-_FINE_FLOOR = 0.15
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
 #: then made a quarter more cautious).
 DEFAULT_TEMPERATURE = 0.005
@@ -96,40 +89,6 @@ def effective_temperature(temperature: float, best: float) -> float:
 
 class ProfileError(FaroError):
     """A deck profile that cannot be used: unreadable, corrupt, or another format version."""
-
-
-def _to_bytes(descriptors: np.ndarray) -> np.ndarray:
-    return np.clip(np.round(descriptors * 127), -127, 127).astype(np.int8)
-
-
-def _from_bytes(stored: np.ndarray) -> np.ndarray:
-    if stored.dtype != np.int8:
-        raise ValueError(f"descriptors stored as {stored.dtype}, not int8")
-    out: np.ndarray = stored.astype(np.float32) / 127
-    return out
-
-
-def _to_fraction(values: np.ndarray, levels: int = _INK_LEVELS) -> np.ndarray:
-    # Sixteen levels of ink are plenty for counting pips, and pack far smaller than 256.
-    return np.clip(np.round(values * levels), 0, levels).astype(np.uint8)
-
-
-def _from_fraction(stored: np.ndarray, levels: int = _INK_LEVELS) -> np.ndarray:
-    if stored.dtype != np.uint8 or (stored.size and stored.max() > levels):
-        raise ValueError("ink maps not stored as uint8 levels")
-    out: np.ndarray = stored.astype(np.float32) / levels
-    return out
-
-
-def stored_ink(ink: np.ndarray) -> np.ndarray:
-    """Ink maps as the profile's file keeps them (learning uses what reading will)."""
-    return _from_fraction(_to_fraction(ink))
-
-
-def stored_fine(fine: np.ndarray) -> np.ndarray:
-    """Fine ink maps as the profile's file keeps them (learning uses what reading will)."""
-    return _from_fraction(_to_fraction(np.where(fine < _FINE_FLOOR, 0.0, fine), _FINE_LEVELS),
-                          _FINE_LEVELS)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -171,11 +130,11 @@ class DeckProfile:
             buffer,
             header=np.frombuffer(json.dumps(header).encode(), np.uint8),
             # The print minus its shading lies within -1..1: a byte each is plenty.
-            whole=_to_bytes(self.whole),
-            corner=_to_bytes(self.corner),
+            whole=to_bytes(self.whole),
+            corner=to_bytes(self.corner),
             learned=self.learned.astype(bool),
-            ink=_to_fraction(self.ink),
-            fine=_to_fraction(self.fine, _FINE_LEVELS),
+            ink=to_fraction(self.ink),
+            fine=to_fraction(self.fine, FINE_LEVELS),
         )
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as f:
@@ -195,11 +154,11 @@ class DeckProfile:
                         f"faro-shoe reads version {VERSION}: run 'faro-shoe learn' again")
                 if header.get("cards") != [c.code for c in FULL_DECK]:
                     raise ProfileError(f"{path}: deck profile lists unexpected cards")
-                whole = _from_bytes(data["whole"])
-                corner = _from_bytes(data["corner"])
+                whole = from_bytes(data["whole"])
+                corner = from_bytes(data["corner"])
                 learned = data["learned"].astype(bool)
-                ink = _from_fraction(data["ink"])
-                fine = _from_fraction(data["fine"], _FINE_LEVELS)
+                ink = from_fraction(data["ink"])
+                fine = from_fraction(data["fine"], FINE_LEVELS)
         except ProfileError:
             raise
         except FileNotFoundError:
