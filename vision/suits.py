@@ -175,20 +175,19 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     over the whole card only where the corners decide nothing."""
     placed = [align(view, c.fine) for c in candidates]
     inked = float((view > _INKED).sum())
+    dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
     def prefers(i: int, j: int, region: np.ndarray | None) -> bool:
         a, b = candidates[i], candidates[j]
         apart = colour_distance(a.colour, b.colour)
         leaning = colour_verdict(colour, a.colour, b.colour)
         if apart >= colours_apart:
-            least = min(float((c.fine > _INKED).sum()) for c in (a, b))
-            if inked >= _SEEN_ENOUGH * least and leaning >= colour_evidence:
+            if inked >= _SEEN_ENOUGH * min(dark[i], dark[j]) and leaning >= colour_evidence:
                 return True
             # The colour undecided (ink faint in warm light, or half under glare): a number
             # card's pips may still decide, where the colour leans their way too, unless the
             # light itself darkens the view (_CAST).
-            most = max(float((c.fine > _INKED).sum()) for c in (a, b))
-            if court or leaning <= 0 or inked > _CAST * most:
+            if court or leaning <= 0 or inked > _CAST * max(dark[i], dark[j]):
                 return False
         elif not court and apart >= _TWO_DARK_INKS and leaning <= -colour_evidence:
             # A four-colour deck's spades and clubs: the shapes may not overrule the colour
