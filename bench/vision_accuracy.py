@@ -156,20 +156,7 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
     shared machine then costs a frame one of its tries, not all of them. A share ``thumbs``
     of the frames has the dealer's thumb on the card; ``beyond`` names a condition of
     BEYOND pushed past the rig's range; the camera makes frames of ``frame_size``."""
-    shots = []
-    for _ in range(frames):
-        card = FULL_DECK[int(rng.integers(52))]
-        # With a profile: the same box and camera as the learning pass, other light.
-        params = (SceneParams.random(rng, difficulty, frame_size)  # type: ignore[arg-type]
-                  if base is None
-                  else base.relit(rng, difficulty))  # type: ignore[arg-type]
-        params = replace(params, upside_down=bool(rng.random() < 0.5))
-        if beyond:
-            params = BEYOND[beyond](params, rng)
-        # Drawn only when asked for, so that runs without thumbs see the same frames.
-        thumb = Thumb.random(rng) if thumbs and rng.random() < thumbs else None
-        shots.append((card, render_frame(faces[card], params, rng, thumb=thumb,
-                                         offset_px=float(rng.uniform(0, 3)))))
+    shots = draw_shots(faces, frames, rng, difficulty, base, thumbs, beyond, frame_size)
     fastest = np.full(len(shots), np.inf)
     readings: list[Reading] = []
     for _ in range(repeat):
@@ -190,7 +177,29 @@ def _read_all(reader: Reader, faces: dict[Card, np.ndarray], frames: int, rng: n
     return tally
 
 
-def _profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator,
+def draw_shots(faces: dict[Card, np.ndarray], frames: int, rng: np.random.Generator,
+               difficulty: str, base: SceneParams | None = None, thumbs: float = 0.0,
+               beyond: str | None = None, frame_size: tuple[int, int] = (640, 480)
+               ) -> list[tuple[Card, np.ndarray]]:
+    """The benchmark's random frames, each with its card (see :func:`_read_all`)."""
+    shots = []
+    for _ in range(frames):
+        card = FULL_DECK[int(rng.integers(52))]
+        # With a profile: the same box and camera as the learning pass, other light.
+        params = (SceneParams.random(rng, difficulty, frame_size)  # type: ignore[arg-type]
+                  if base is None
+                  else base.relit(rng, difficulty))  # type: ignore[arg-type]
+        params = replace(params, upside_down=bool(rng.random() < 0.5))
+        if beyond:
+            params = BEYOND[beyond](params, rng)
+        # Drawn only when asked for, so that runs without thumbs see the same frames.
+        thumb = Thumb.random(rng) if thumbs and rng.random() < thumbs else None
+        shots.append((card, render_frame(faces[card], params, rng, thumb=thumb,
+                                         offset_px=float(rng.uniform(0, 3)))))
+    return shots
+
+
+def profile_reader(faces: dict[Card, np.ndarray], rng: np.random.Generator,
                     frame_size: tuple[int, int]) -> tuple[ProfileReader, SceneParams, int]:
     """A profile from one known-order pass of 52 stills in one session of the rig."""
     base = SceneParams.random(rng, "normal", frame_size)
@@ -313,7 +322,7 @@ def main() -> None:
         if "profile" in args.modes:
             rng = rng_for("profile")
             try:
-                reader, base, problems = _profile_reader(faces, rng, frame_size)
+                reader, base, problems = profile_reader(faces, rng, frame_size)
             except DarkDeckError:
                 sections["profile"].append(f"| {label} (learning refused: dark faces) "
                                            "| | | | | | | | |")
@@ -327,7 +336,7 @@ def main() -> None:
         if "pip-only" in args.modes and (held or args.pip_only_dev):
             rng = rng_for("pip-only")
             pips = paint_out_deck(faces)
-            reader, base, problems = _profile_reader(pips, rng, frame_size)
+            reader, base, problems = profile_reader(pips, rng, frame_size)
             t = _read_all(reader, pips, frames, rng, args.difficulty, base,
                           misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs,
                           beyond=args.beyond)

@@ -14,45 +14,31 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.vision_accuracy import draw_shots, profile_reader
 from shoe.cards import FULL_DECK, Card, Rank
 from vision import corpus
-from vision.learn import learn_profile
 from vision.pairwise import colour_distance, ink_colour
 from vision.pip_only import paint_out_deck
+from vision.profile import _CLOSE as CLOSE
 from vision.profile import ProfileReader
-from vision.simulator import SceneParams
-from vision.stills import render_frame
 from vision.suits import Candidate, colour_verdict, suit_tournament
 
-#: As vision.profile: rivals within this of the truth's similarity are compared.
-CLOSE = 0.15
 FRAMES = 104
 
 
 def deck_frames(deck: str, seed: int, difficulty: str
                 ) -> tuple[ProfileReader, list[tuple[Card, np.ndarray]]]:
-    """The benchmark's pip-only reader and frames of ``deck`` (its random stream)."""
+    """The benchmark's pip-only reader and frames of ``deck``, from its random stream."""
     faces = paint_out_deck(corpus.render_deck(deck, 350, alpha=True))
     rng = np.random.default_rng([seed, sum(map(ord, deck)), sum(map(ord, "pip-only"))])
-    base = SceneParams.random(rng, "normal", (640, 480))
-    views = [(c, [render_frame(faces[c], replace(base, upside_down=bool(rng.random() < 0.5)),
-                               rng)]) for c in FULL_DECK]
-    reader = ProfileReader(learn_profile(views).profile)
-    shots = []
-    for _ in range(FRAMES):
-        card = FULL_DECK[int(rng.integers(52))]
-        params = replace(base.relit(rng, difficulty),  # type: ignore[arg-type]
-                         upside_down=bool(rng.random() < 0.5))
-        shots.append((card, render_frame(faces[card], params, rng, thumb=None,
-                                         offset_px=float(rng.uniform(0, 3)))))
-    return reader, shots
+    reader, base, _ = profile_reader(faces, rng, (640, 480))
+    return reader, draw_shots(faces, FRAMES, rng, difficulty, base)
 
 
 def main() -> None:
