@@ -19,7 +19,8 @@ import numpy as np
 from shoe.cards import Card, Rank, Suit
 from tools.suit_shapes import drawn_suit, tight
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import locate
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.sceneparams import Difficulty
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb

@@ -44,7 +44,8 @@ from vision.glyphs import (
     pip_glyphs,
 )
 from vision.indices import IndexBlobs, find_indices
-from vision.locate import locate, straighten
+from vision.locate import locate
+from vision.quad import straighten
 from vision.simulator import SceneParams
 from vision.stills import render_frame
 

@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from shoe.cards import FULL_DECK, Card, Rank
 from vision import corpus
 from vision.crosscheck import look_at_middle, no_number
-from vision.locate import locate, straighten
+from vision.locate import locate
+from vision.quad import straighten
 from vision.simulator import SceneParams
 from vision.stills import Thumb, render_frame
 

@@ -43,8 +43,8 @@ from tools.train_index_net import CALIBRATION_DECKS, ensemble, fit_temperature
 from vision import corpus
 from vision.glyphs import GLYPH_SIZE, corner_glyph, glyph_input, pip_glyphs
 from vision.indices import find_index, index_corners
-from vision.locate import CARD_H, CARD_W
 from vision.pixels import DARK, ink_levels
+from vision.quad import CARD_H, CARD_W
 from vision.reading import onnx_net
 
 BLACK = (Suit.SPADES, Suit.CLUBS)

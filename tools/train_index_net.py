@@ -69,7 +69,8 @@ from vision.indexnet import (
     corner_patches,
     normalise_patch,
 )
-from vision.locate import corners, locate, quad_from_corners, straighten
+from vision.locate import locate
+from vision.quad import corners, quad_from_corners, straighten
 from vision.reading import onnx_net
 from vision.simulator import SceneParams
 from vision.stills import StillCamera

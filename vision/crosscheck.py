@@ -29,9 +29,9 @@ from shoe.cards import Rank, Suit
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import heart_on_its_head
 from vision.indices import IndexBlobs, find_indices, index_corners, rank_encloses_counter, speckled
-from vision.locate import CARD_H, CARD_W
 from vision.pixels import DARK, ink_levels
 from vision.printstate import SHARP_ENOUGH, SMEARED, colour_lost, print_blur, print_smear
+from vision.quad import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 __all__ = [

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.locate import CARD_H, CARD_W
 from vision.pairwise import fine_ink_map
 from vision.pixels import ninetieth
+from vision.quad import CARD_H, CARD_W
 
 __all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "middles",
            "shifted_views", "unit"]

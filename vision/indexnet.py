@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from shoe.cards import Rank, Suit
-from vision.locate import corners
 from vision.pixels import ninetieth
+from vision.quad import corners
 from vision.reading import ModelError, load_network, softmax
 
 __all__ = [

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate import CARD_H, corners
 from vision.pixels import DARK, ink_levels
+from vision.quad import CARD_H, corners
 
 __all__ = [
     "RED_INK",
@@ -84,7 +84,7 @@ NEAR_EDGE = 0.02
 
 
 def index_corners(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The corners searched for the index (:func:`vision.locate.corners`)."""
+    """The corners searched for the index (:func:`vision.quad.corners`)."""
     return corners(card, _CORNER_W, _CORNER_H)
 
 

@@ -7,19 +7,20 @@ four sides are then fitted (vision.outline). An outline too short for a card is 
 further out for the card's edges.
 
 >>> quad = locate(frame)                      # doctest: +SKIP
->>> card = straighten(frame, quad)            # CARD_H x CARD_W x 3, portrait
+>>> card = straighten(frame, quad)            # vision.quad: CARD_H x CARD_W x 3, portrait
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.outline import fit_quad, refine_sides, rough_sides
-from vision.pixels import darkest_channel, paper_colour
+from vision.pixels import darkest_channel
+from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten
 from vision.region import (
     card_masks,
     closings,
@@ -30,12 +31,7 @@ from vision.region import (
     runs_off_picture,
 )
 
-__all__ = ["CARD_H", "CARD_W", "SHORTEST_OUTLINE", "CardQuad", "corners", "locate",
-           "look_deeper", "quad_from_corners", "straighten"]
-
-#: The straightened card's size in pixels (a poker card is 63 x 88 mm).
-CARD_W = 180
-CARD_H = 252
+__all__ = ["SHORTEST_OUTLINE", "locate", "look_deeper"]
 
 #: Work at a quarter of 640 x 480: enough to find a card that fills over half the height.
 _WORK_W = 160
@@ -106,59 +102,6 @@ _SOLID = 0.85
 #: thumb is a third of the card wide and reaches some 40% up it).
 _BAYED = 0.8
 
-
-@dataclass(frozen=True, slots=True)
-class CardQuad:
-    """The card's outline in the frame: corners top-left, top-right, bottom-right,
-    bottom-left (portrait, as the camera sees it), in frame pixels."""
-
-    corners: tuple[tuple[float, float], ...]
-    #: Fitted to the hull of the card's region (under a thumb, where the sides were not
-    #: found, or the region's bay closed over): no side of it was found as such, so it may
-    #: lie off the card at a corner.
-    fitted: bool = False
-
-    def array(self) -> np.ndarray:
-        return np.array(self.corners, dtype=np.float32)
-
-    @property
-    def shear_deg(self) -> float:
-        """How far the outline's mean across and mean down directions are from square, in
-        degrees: 0 for a rectangle however it is turned."""
-        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners
-        top, bottom = _unit(x1 - x0, y1 - y0), _unit(x2 - x3, y2 - y3)  # left to right
-        left, right = _unit(x3 - x0, y3 - y0), _unit(x2 - x1, y2 - y1)  # top to bottom
-        across = (top[0] + bottom[0], top[1] + bottom[1])
-        down = (left[0] + right[0], left[1] + right[1])
-        cosine = (across[0] * down[0] + across[1] * down[1]) / max(
-            math.hypot(*across) * math.hypot(*down), 1e-9)
-        return 90.0 - math.degrees(math.acos(min(abs(cosine), 1.0)))
-
-    @property
-    def height(self) -> float:
-        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners
-        return (math.hypot(x3 - x0, y3 - y0) + math.hypot(x2 - x1, y2 - y1)) / 2
-
-    @property
-    def width(self) -> float:
-        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = self.corners
-        return (math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x3, y2 - y3)) / 2
-
-
-def _unit(dx: float, dy: float) -> tuple[float, float]:
-    length = max(math.hypot(dx, dy), 1e-9)
-    return dx / length, dy / length
-
-
-def quad_from_corners(points: np.ndarray) -> CardQuad:
-    """Order four points as top-left, top-right, bottom-right, bottom-left."""
-    # In plain floats: numpy's overhead on four points was most of the outline's checks.
-    pts = np.asarray(points, dtype=np.float32).reshape(4, 2).tolist()
-    cx, cy = sum(x for x, _ in pts) / 4, sum(y for _, y in pts) / 4
-    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise from near -180°
-    # Start from the corner with the smallest x + y: the top-left one.
-    start = min(range(4), key=lambda i: pts[i][0] + pts[i][1])
-    return CardQuad(tuple((x, y) for x, y in pts[start:] + pts[:start]))
 
 
 def locate(frame: np.ndarray) -> CardQuad | None:
@@ -405,32 +348,3 @@ def _plausible(quad: CardQuad, frame_height: int, square: bool = True) -> bool:
         if abs(rise) > _MAX_SLANT * max(abs(run), 1e-6):
             return False
     return not square or quad.shear_deg <= _MAX_SHEAR_DEG
-
-
-def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
-    """The card warped to CARD_H x CARD_W, top-left corner at the origin."""
-    dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(quad.array(), dst)
-    return cv2.warpPerspective(
-        frame, matrix, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def corners(card: np.ndarray, width: float, height: float) -> tuple[np.ndarray, np.ndarray]:
-    """The top-left corner of a straightened card and its bottom-right one turned half round,
-    each ``width`` x ``height`` (shares of the card): both show an index the right way up,
-    whichever way the card lies."""
-    if card.shape[:2] != (CARD_H, CARD_W):
-        raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    w, h = round(width * CARD_W), round(height * CARD_H)
-    return card[:h, :w], np.ascontiguousarray(card[CARD_H - h:, CARD_W - w:][::-1, ::-1])
-
-
-def within_margin(card: np.ndarray, margin: float) -> np.ndarray:
-    """A straightened card shrunk to leave ``margin`` (a share of each side) of its own
-    paper all round it: an index printed nearer the card's edge than most decks print it
-    then stands where the index network learned to read one."""
-    top, side = round(margin * CARD_H), round(margin * CARD_W)
-    paper = [float(v) for v in paper_colour(card, 4)]
-    framed = cv2.copyMakeBorder(card, top, top, side, side, cv2.BORDER_CONSTANT, value=paper)
-    return cv2.resize(framed, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)

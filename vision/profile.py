@@ -36,9 +36,10 @@ from vision.descriptors import (
     middles,
     shifted_views,
 )
-from vision.locate import CardQuad, locate, straighten
+from vision.locate import locate
 from vision.pairwise import Placed, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
+from vision.quad import CardQuad, straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
 from vision.stored import FINE_LEVELS, from_bytes, from_fraction, to_bytes, to_fraction

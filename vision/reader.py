@@ -19,7 +19,7 @@ sides searched deeper into the card (:func:`vision.locate.look_deeper`); where t
 6 and a 9, the pips' places may settle which. A reading unsure with
 corners that agree, whose index stands nearer the card's edge than the network learned, is
 read again with the card shrunk within a margin of its paper
-(:func:`vision.locate.within_margin`), unless it is unsure whether the ink is red or black.
+(:func:`vision.quad.within_margin`), unless it is unsure whether the ink is red or black.
 A second look only ever confirms the card the first one leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
@@ -47,17 +47,10 @@ from vision.indexnet import (
     normalise_patch,
 )
 from vision.indices import IndexBlobs, find_indices, index_near_edge, rank_encloses_counter
-from vision.locate import (
-    SHORTEST_OUTLINE,
-    CardQuad,
-    corners,
-    locate,
-    look_deeper,
-    straighten,
-    within_margin,
-)
+from vision.locate import SHORTEST_OUTLINE, locate, look_deeper
 from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_counter, weigh_picture
 from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
+from vision.quad import CardQuad, corners, straighten, within_margin
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
 from vision.unturned import TurnedBack, check_unturned, turned_witness
 
@@ -76,7 +69,7 @@ _SPADES, _HEARTS, _DIAMONDS, _CLUBS = (SUIT_CLASSES.index(s) for s in
                                        (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
 
 #: The margin of its own paper (a share of each side) the card is shrunk within for the
-#: network's second look at a reading that is not sure (:func:`vision.locate.within_margin`):
+#: network's second look at a reading that is not sure (:func:`vision.quad.within_margin`):
 #: an index printed close to the card's edge, or come close to the outline where the box's
 #: lips hide the edge, then stands where the network learned indices (kde-penguins' Q,
 #: printed 0.012 of the card's height from its top, was held at 0.72 with "no index" at
@@ -140,7 +133,7 @@ class CornerReader:
 
     def read_card(self, card: np.ndarray, fitted: bool = False) -> Reading:
         """Read a card already straightened to CARD_H x CARD_W (``fitted``: from an outline
-        fitted to the hull of its region, :attr:`vision.locate.CardQuad.fitted`)."""
+        fitted to the hull of its region, :attr:`vision.quad.CardQuad.fitted`)."""
         return self._read_card(card, fitted).reading
 
     def _read_card(self, card: np.ndarray, doubtful: bool, squat: bool = False,
@@ -148,7 +141,7 @@ class CornerReader:
         """The reading, and how it came (:class:`_Look`). ``doubtful``: the outline may be
         off the card; ``squat``: it is a part of one, too squat for a card; ``margin``: the
         index network reads the card shrunk within so much of its paper
-        (:func:`vision.locate.within_margin`), the rest of the reader the card as it is."""
+        (:func:`vision.quad.within_margin`), the rest of the reader the card as it is."""
         ranks, suits = self._net.probabilities(
             corner_patches(within_margin(card, margin) if margin else card))
         # A number card's pips, counted in the middle, witness its rank; a court card's

@@ -14,7 +14,7 @@ from vision.crosscheck import CAP, COLOURED_INK, check, contradicts, counts_pips
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
 from vision.indices import RED_INK, find_indices, index_corners, rank_encloses_counter
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import locate
 from vision.pipcount import PipCounts
 from vision.pixels import LIT, paper_colour
 from vision.printstate import (
@@ -26,6 +26,7 @@ from vision.printstate import (
     print_blur,
     print_smear,
 )
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.reading import ACCEPT_THRESHOLD, Reading
 from vision.sceneparams import SceneParams
 from vision.sensor import smear

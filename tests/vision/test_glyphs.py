@@ -26,7 +26,8 @@ from vision.glyphs import (
 )
 from vision.indexnet import SUIT_CLASSES
 from vision.indices import find_index, find_indices, index_corners, speckled
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import locate
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.reading import ModelError, Reading
 from vision.simulator import SceneParams
 from vision.stills import render_frame

@@ -25,7 +25,8 @@ from vision.hearts import (
 )
 from vision.indexnet import SUIT_CLASSES
 from vision.indices import IndexBlobs, find_indices
-from vision.locate import CARD_H, CARD_W, locate, straighten
+from vision.locate import locate
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.simulator import SceneParams
 from vision.stills import StillCamera
 

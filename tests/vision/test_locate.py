@@ -12,18 +12,10 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card
-from vision.locate import (
-    CARD_H,
-    CARD_W,
-    CardQuad,
-    locate,
-    look_deeper,
-    quad_from_corners,
-    straighten,
-    within_margin,
-)
+from vision.locate import locate, look_deeper
 from vision.outline import refine_sides
 from vision.pixels import darkest_channel
+from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten, within_margin
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 

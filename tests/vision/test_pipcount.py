@@ -17,7 +17,6 @@ from shoe.cards import Card, Rank, Suit
 from vision.crosscheck import look_at_middle
 from vision.indexnet import RANK_CLASSES
 from vision.indices import find_indices, rank_encloses_counter
-from vision.locate import CARD_H, CARD_W
 from vision.pipcount import (
     FLOOR,
     HIDDEN,
@@ -29,6 +28,7 @@ from vision.pipcount import (
     weigh_counter,
     weigh_picture,
 )
+from vision.quad import CARD_H, CARD_W
 from vision.reader import CornerReader
 from vision.reading import ACCEPT_THRESHOLD, ModelError
 

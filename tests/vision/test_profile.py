@@ -16,9 +16,9 @@ from shoe.cards import FULL_DECK, Card, Suit
 from vision.corpus import render_card
 from vision.descriptors import CORNER, describe
 from vision.learn import DarkDeckError, OrderError, learn_profile
-from vision.locate import CARD_H, CARD_W
 from vision.pairwise import compare, fine_ink_map, place
 from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
+from vision.quad import CARD_H, CARD_W
 from vision.reading import Reading
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).

@@ -24,7 +24,8 @@ from vision.indexnet import (
     corner_patches,
 )
 from vision.indices import find_indices, index_near_edge, turn_glyphs
-from vision.locate import CARD_H, CARD_W, locate, look_deeper, straighten
+from vision.locate import locate, look_deeper
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.reader import MARGIN, CornerReader, ModelError, load_reader
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams

@@ -14,7 +14,7 @@ import pytest
 
 from shoe.cards import Card
 from vision.indices import find_indices
-from vision.locate import CARD_H, CARD_W
+from vision.quad import CARD_H, CARD_W
 from vision.scene import Scene, SceneParams
 from vision.sceneparams import parse_frame_size
 from vision.simulator import (
