@@ -5,7 +5,7 @@ A bad value stops the start with one line naming the key, the value and what was
 >>> parse({"camera": {"source": "webcam"}})
 Traceback (most recent call last):
 ...
-shoe.config.ConfigError: camera.source: expected one of 'sim', 'picamera2', 'v4l2', 'file', \
+shoe.tables.ConfigError: camera.source: expected one of 'sim', 'picamera2', 'v4l2', 'file', \
 'images', got 'webcam'
 
 ``shoe/data/config.example.toml`` is the commented example; every key has a default, so an
@@ -14,14 +14,13 @@ empty file is a valid config (simulated camera, no keeper, no display).
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shoe.cards import FaroError
 from shoe.settings import Settings
+from shoe.tables import ConfigError, Pin, Table, resolve
 
 __all__ = [
     "DEFAULT_CONFIG_PATH",
@@ -48,16 +47,6 @@ BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 FRAME_WIDTHS, FRAME_HEIGHTS = (160, 4096), (120, 4096)  # pixels: least and most
 RANKS = 13
 POSITIONS = 5  # a bead wire shows 0–4 cards gone
-_PIN_NAME = re.compile(r"^(GPIO|BCM)([0-9]|1[0-9]|2[0-7])$|^(BOARD|J8:)([1-9]|[1-3][0-9]|40)$")
-
-
-class ConfigError(FaroError, ValueError):
-    """A config file that cannot be read, or a key with a value it cannot take."""
-
-
-Pin = int | str
-
-
 @dataclass(frozen=True, slots=True)
 class CameraConfig:
     """Where frames come from. ``pace`` is the simulated dealer's cards per minute."""
@@ -168,11 +157,11 @@ def load(path: Path | str) -> Config:
 
 def parse(data: dict[str, Any], *, source: str = "<config>", base: Path | None = None) -> Config:
     """Validate a TOML table as read by tomllib; relative paths resolve against ``base``."""
-    top = _Table(data, "")
+    top = Table(data, "")
     state_dir = top.path("state_dir", str(DEFAULT_STATE_DIR), base)
     profile = top.string("profile", "")
     if profile:
-        profile = str(_resolve(profile, base))
+        profile = str(resolve(profile, base))
     settings = _settings(top.table("deal"))
     camera = _camera(top.table("camera"), base)
     keeper = _keeper(top.table("keeper"))
@@ -186,7 +175,7 @@ def parse(data: dict[str, Any], *, source: str = "<config>", base: Path | None =
 # -- sections ------------------------------------------------------------------------------
 
 
-def _settings(table: _Table) -> Settings:
+def _settings(table: Table) -> Settings:
     known = Settings.__dataclass_fields__
     for name in table.data:
         table.get(name, None)
@@ -198,7 +187,7 @@ def _settings(table: _Table) -> Settings:
         raise ConfigError(f"deal.{exc}") from None
 
 
-def _camera(t: _Table, base: Path | None) -> CameraConfig:
+def _camera(t: Table, base: Path | None) -> CameraConfig:
     source = t.choice("source", "sim", CAMERA_SOURCES)
     t.seen.update(("path", "deck_dir"))  # read below only when given
     cam = CameraConfig(
@@ -220,7 +209,7 @@ def _camera(t: _Table, base: Path | None) -> CameraConfig:
     return cam
 
 
-def _keeper(t: _Table) -> KeeperConfig:
+def _keeper(t: Table) -> KeeperConfig:
     driver = t.choice("driver", "none", KEEPER_DRIVERS)
     needs_pins = driver in ("servo", "ledboard")
     pins = t.pins("pins", RANKS if needs_pins else None)
@@ -236,7 +225,7 @@ def _keeper(t: _Table) -> KeeperConfig:
         raise ConfigError(
             f"keeper.trim_us: expected {RANKS} lists of {POSITIONS} offsets, got {trim_raw!r}"
         )
-    rows = _Table({f"trim_us[{i}]": row for i, row in enumerate(trim_raw)}, "keeper.")
+    rows = Table({f"trim_us[{i}]": row for i, row in enumerate(trim_raw)}, "keeper.")
     trim = tuple(
         tuple(rows.float_list(f"trim_us[{i}]", [], -300.0, 300.0, POSITIONS))
         for i in range(len(trim_raw))
@@ -260,7 +249,7 @@ def _keeper(t: _Table) -> KeeperConfig:
     return keeper
 
 
-def _display(t: _Table) -> DisplayConfig:
+def _display(t: Table) -> DisplayConfig:
     model = t.choice("model", "none", DISPLAY_MODELS)
     port = t.string("port", "")
     if model != "none" and not port:
@@ -278,7 +267,7 @@ def _display(t: _Table) -> DisplayConfig:
     return display
 
 
-def _buttons(t: _Table) -> ButtonsConfig:
+def _buttons(t: Table) -> ButtonsConfig:
     pins = {name: t.pin(name, None) for name in BUTTON_NAMES}
     buttons = ButtonsConfig(
         **pins,
@@ -308,123 +297,3 @@ def _pin_key(pin: Pin) -> str:
     if isinstance(pin, int):
         return f"GPIO{pin}"
     return pin.upper().replace("BCM", "GPIO")
-
-
-def _resolve(value: str, base: Path | None) -> Path:
-    path = Path(value).expanduser()
-    return path if path.is_absolute() or base is None else base / path
-
-
-class _Table:
-    """One TOML table with typed, range-checked getters; unknown keys are an error."""
-
-    def __init__(self, data: Any, prefix: str) -> None:
-        self.data: dict[str, Any] = data
-        self.prefix = prefix
-        self.seen: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self.prefix}{name}"
-
-    def fail(self, name: str, expected: str, value: Any) -> ConfigError:
-        return ConfigError(f"{self.key(name)}: expected {expected}, got {value!r}")
-
-    def get(self, name: str, default: Any) -> Any:
-        self.seen.add(name)
-        return self.data.get(name, default)
-
-    def table(self, name: str) -> _Table:
-        value = self.get(name, {})
-        if not isinstance(value, dict):
-            raise self.fail(name, f"a table [{self.key(name)}]", value)
-        return _Table(value, f"{self.key(name)}.")
-
-    def string(self, name: str, default: str) -> str:
-        value = self.get(name, default)
-        if not isinstance(value, str):
-            raise self.fail(name, "a string", value)
-        return value
-
-    def path(self, name: str, default: str, base: Path | None) -> Path:
-        value = self.string(name, default)
-        if not value:
-            raise self.fail(name, "a path", value)
-        return _resolve(value, base)
-
-    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
-        value = self.get(name, default)
-        if value not in choices:
-            raise self.fail(name, "one of " + ", ".join(repr(c) for c in choices), value)
-        return str(value)
-
-    def choice_int(self, name: str, default: int, choices: tuple[int, ...]) -> int:
-        value = self.get(name, default)
-        if type(value) is not int or value not in choices:
-            raise self.fail(name, "one of " + ", ".join(map(str, choices)), value)
-        return value
-
-    def flag(self, name: str, default: bool) -> bool:
-        value = self.get(name, default)
-        if not isinstance(value, bool):
-            raise self.fail(name, "true or false", value)
-        return value
-
-    def integer(self, name: str, default: int, low: int, high: int) -> int:
-        value = self.get(name, default)
-        if type(value) is not int or not low <= value <= high:
-            raise self.fail(name, f"a whole number from {low} to {high}", value)
-        return value
-
-    def number(self, name: str, default: float, low: float, high: float) -> float:
-        value = self.get(name, default)
-        if type(value) not in (int, float) or not low <= value <= high:
-            raise self.fail(name, f"a number from {low:g} to {high:g}", value)
-        return float(value)
-
-    def float_list(self, name: str, default: list[float], low: float, high: float,
-                   length: int) -> list[float]:
-        value = self.get(name, default)
-        ok = isinstance(value, list) and len(value) == length and all(
-            type(v) in (int, float) and low <= v <= high for v in value)
-        if not ok:
-            raise self.fail(name, f"a list of {length} numbers from {low:g} to {high:g}", value)
-        return [float(v) for v in value]
-
-    def int_list(self, name: str, low: int, high: int, length: int) -> list[int]:
-        value = self.get(name, [])
-        ok = isinstance(value, list) and len(value) in (0, length) and all(
-            type(v) is int and low <= v <= high for v in value)
-        if not ok or len(set(value)) != len(value):
-            raise self.fail(name, f"{length} different whole numbers from {low} to {high}", value)
-        return list(value)
-
-    def pin(self, name: str, default: Pin | None) -> Any:
-        value = self.get(name, default)
-        if value is None or _is_pin(value):
-            return value
-        raise self.fail(name, "a GPIO pin: a BCM number 0–27 or a name like 'GPIO17' or 'BOARD11'",
-                        value)
-
-    def pins(self, name: str, length: int | None) -> list[Pin]:
-        value = self.get(name, [])
-        if not isinstance(value, list) or (value and length is not None and len(value) != length):
-            raise self.fail(name, f"a list of {length or 'the'} GPIO pins (ace to king)", value)
-        for i, pin in enumerate(value):
-            if not _is_pin(pin):
-                raise ConfigError(f"{self.key(name)}[{i}]: expected a GPIO pin: a BCM number "
-                                  f"0–27 or a name like 'GPIO17', got {pin!r}")
-        return value
-
-    def done(self) -> None:
-        unknown = sorted(set(self.data) - self.seen)
-        if unknown:
-            name = unknown[0]
-            known = ", ".join(sorted(self.seen)) or "none"
-            raise ConfigError(f"{self.key(name)}: unknown key (set to {self.data[name]!r}); "
-                              f"expected one of: {known}")
-
-
-def _is_pin(value: Any) -> bool:
-    if type(value) is int:
-        return 0 <= value <= 27
-    return isinstance(value, str) and bool(_PIN_NAME.match(value.upper()))
