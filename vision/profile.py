@@ -199,6 +199,10 @@ class ProfileReader:
         self.profile = profile
         self._learned = np.flatnonzero(profile.learned)
         self._whole = middles(profile.whole[self._learned])
+        # The learned faces turned half round, for a card seen the other way up: its face
+        # is not described again, since its descriptor turned round is the face's own and
+        # its two corners are the same two swapped (see _seen).
+        self._whole_turned = middles(profile.whole[self._learned][:, ::-1, ::-1])
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
@@ -240,20 +244,25 @@ class ProfileReader:
     def _seen(self, card: np.ndarray) -> _Seen:
         """The card's similarities to the 52, and where each learned card matched best
         either way up (for the pairwise check)."""
+        whole, corners = describe(card)
+        views = shifted_views(whole)
+        corner_views = [shifted_views(c) for c in corners]
         best = np.full(len(self._learned), -1.0, np.float32)
-        shifts, wholes = [], []
-        for view in (card, np.ascontiguousarray(card[::-1, ::-1])):
-            whole, corners = describe(view)
-            wholes.append(whole)
-            by_shift = shifted_views(whole) @ self._whole.T
-            shifts.append(by_shift.argmax(axis=0))
-            corner = sum((shifted_views(c) @ t.T).max(axis=0)
-                         for c, t in zip(corners, self._corners_of, strict=True)) / 2
-            score = 0.6 * by_shift.max(axis=0) + 0.4 * corner
-            best = np.maximum(best, score)
+        shifts = []
+        # The card turned half round at the shift (dy, dx) is its face at (2 SHIFT - dy,
+        # 2 SHIFT - dx) turned round: the same dot product with the learned face turned.
+        # So the shift index k (row-major over the shifts) turned round is the last - k.
+        for faces, corner_order, turned in ((self._whole, (0, 1), False),
+                                            (self._whole_turned, (1, 0), True)):
+            by_shift = views @ faces.T
+            at = by_shift.argmax(axis=0)
+            shifts.append(len(views) - 1 - at if turned else at)
+            corner = sum((corner_views[i] @ t.T).max(axis=0)
+                         for i, t in zip(corner_order, self._corners_of, strict=True)) / 2
+            best = np.maximum(best, 0.6 * by_shift.max(axis=0) + 0.4 * corner)
         scores = np.full(52, -1.0, np.float32)
         scores[self._learned] = best
-        return _Seen(card, scores, np.stack(shifts), wholes[0])
+        return _Seen(card, scores, np.stack(shifts), whole)
 
     def read_card(self, card: np.ndarray) -> Reading:
         """Read a straightened card."""

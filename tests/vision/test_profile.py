@@ -18,7 +18,7 @@ from vision.descriptors import CORNER, describe
 from vision.learn import DarkDeckError, OrderError, learn_profile
 from vision.pairwise import compare, fine_ink_map, place
 from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
-from vision.quad import CARD_H, CARD_W
+from vision.quad import CARD_H, CARD_W, straighten
 from vision.reading import Reading
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
@@ -76,6 +76,25 @@ def test_a_card_turned_round_has_the_same_two_corners_swapped(dev_deck: dict[Car
     assert np.allclose(turned_corners[0], corners[1])
     assert np.allclose(turned_corners[1], corners[0])
     assert not np.allclose(corners[0], corners[1], atol=0.05)
+
+
+def test_a_card_turned_round_matches_its_learned_card_alike(pip_only_profile: DeckProfile
+                                                              ) -> None:
+    # The reader describes a card once and compares the learned faces turned round for
+    # the other way up: that must be what describing the card turned round would give.
+    reader = ProfileReader(pip_only_profile)
+    frame = stills(HELD_OUT_DECK, [Card.parse("7C")], seed=31, pip_only=True, same_rig_as=5)[0]
+    assert pip_only_profile.window is not None
+    card = straighten(frame, pip_only_profile.window)
+    turned = np.ascontiguousarray(card[::-1, ::-1])
+    whole, _ = describe(card)
+    assert np.allclose(describe(turned)[0], whole[::-1, ::-1], atol=1e-3)
+    seen, seen_turned = reader._seen(card), reader._seen(turned)
+    assert np.allclose(seen.scores, seen_turned.scores, atol=1e-4)
+    # Where each learned card fits best, the one way up and the other, swaps with the turn.
+    for code in ("7C", "6C"):
+        row = reader._rows[FULL_DECK.index(Card.parse(code))]
+        assert tuple(seen.shift[:, row]) == tuple(seen_turned.shift[::-1, row])
 
 
 def test_a_corrupt_profile_is_a_clear_error(pip_only_profile: DeckProfile,
