@@ -27,7 +27,7 @@ from vision.pairwise import colour_distance, ink_colour
 from vision.pip_only import paint_out_deck
 from vision.profile import _CLOSE as CLOSE
 from vision.profile import ProfileReader
-from vision.suits import Candidate, colour_verdict, suit_tournament
+from vision.suits import COLOURS_APART, Candidate, colour_verdict, suit_tournament
 
 FRAMES = 104
 
@@ -50,6 +50,11 @@ def main() -> None:
     compared = preferred = undecided = 0
     wrong: list[str] = []
     two_dark_leanings: list[float] = []
+    # Pairs of one ink where the check went against the correlation's order: how far below
+    # the other card the truth was when picked, and the other card below the truth (in
+    # shares of what the better of the two falls short of a similarity of 1).
+    rightly_over: list[float] = []
+    wrongly_over: list[float] = []
     for seed in args.seeds:
         for deck in args.decks:
             reader, shots = deck_frames(deck, seed, args.difficulty)
@@ -68,10 +73,19 @@ def main() -> None:
                             or seen.scores[other] < seen.scores[truth] - CLOSE):
                         continue
                     theirs = Candidate(reader.profile.fine[other], reader._colours[other])
-                    if 0.1 <= colour_distance(mine.colour, theirs.colour) < 0.3:
+                    apart = colour_distance(mine.colour, theirs.colour)
+                    if 0.1 <= apart < 0.3:
                         two_dark_leanings.append(colour_verdict(colour, mine.colour,
                                                                 theirs.colour))
                     winner = suit_tournament(ink, unknown, colour, [mine, theirs])
+                    # The margin in shares of what the pair's best falls short of 1, as
+                    # vision.profile's _SHAPES_OVERRULE.
+                    margin = float(seen.scores[truth] - seen.scores[other]) / max(
+                        1.0 - float(max(seen.scores[truth], seen.scores[other])), 0.02)
+                    if apart < COLOURS_APART and winner == 0 and margin < 0:
+                        rightly_over.append(-margin)
+                    if apart < COLOURS_APART and winner == 1 and margin > 0:
+                        wrongly_over.append(margin)
                     compared += 1
                     preferred += winner == 0
                     undecided += winner is None
@@ -82,6 +96,11 @@ def main() -> None:
           f"the truth preferred {preferred}, undecided {undecided}, the other {len(wrong)}")
     for line in wrong:
         print("   ", line)
+    print(f"of one ink, picked against the correlation: the truth {len(rightly_over)} times, "
+          f"from at most {max(rightly_over, default=0.0):.2f} below; the other card "
+          f"{len(wrongly_over)} times, from "
+          + (f"{min(wrongly_over):.2f}-{max(wrongly_over):.2f} below" if wrongly_over else "-")
+          + " (in shares of what the better of the two falls short of 1)")
     if two_dark_leanings:
         print(f"inks 0.1-0.3 apart: {len(two_dark_leanings)} pairs, the truth's colour "
               f"leaning at worst {min(two_dark_leanings):+.2f}")

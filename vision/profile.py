@@ -37,13 +37,13 @@ from vision.descriptors import (
     shifted_views,
 )
 from vision.locate import locate
-from vision.pairwise import Placed, ink_colour, place, tournament
+from vision.pairwise import Placed, colour_distance, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
 from vision.quad import CardQuad, straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
 from vision.stored import FINE_LEVELS, from_bytes, from_fraction, to_bytes, to_fraction
-from vision.suits import Candidate, suit_tournament
+from vision.suits import COLOURS_APART, Candidate, suit_tournament
 
 __all__ = [
     "FORMAT",
@@ -77,6 +77,13 @@ _EVIDENCE = 0.1
 #: reads of 8 dev decks (seed 2024, both conditions, with and without indices) it did 4
 #: times, rightly, from at most 0.024 below.
 _COURT_OVERRULE = 0.05
+#: As _COURT_OVERRULE, for the pips' shapes alone (two cards of one ink, under COLOURS_APART),
+#: in shares of what the best match falls short of 1 (as the softmax's temperature). A pip
+#: wider than the paper's closing has a hollow fine ink map: tango's pip-only AS in dim
+#: light fitted the club's shape, 0.92 below the spade (0.057 of 0.062), and was read AC at
+#: 1.000 but for its leftover index. On the 23 pip-only dev decks (hard, seeds 5 and 13:
+#: tools/measure_suit_pairs.py) the shapes picked the truth so 5 times, from at most 0.38.
+_SHAPES_OVERRULE = 0.6
 
 
 def effective_temperature(temperature: float, best: float) -> float:
@@ -340,11 +347,19 @@ class ProfileReader:
                                  candidates, court=_COURT[card])
         # Court cards' pictures differ all over, not only in their pips: there the ink may
         # overrule only a near tie (on a blind deck whose kings are different pharaohs it
-        # named KH for KC at 0.998, 0.136 below the best match).
-        if winner is None or (_COURT[card]
-                              and scores[card] - scores[close[winner]] > _COURT_OVERRULE):
+        # named KH for KC at 0.998, 0.136 below the best match). So may the shapes alone.
+        if winner is None or not self._may_overrule(scores, card, close[winner]):
             return capped(self._match(scores, card), rank=False, suit=True)
         return self._match(_beaten_out(scores, close, winner), close[winner])
+
+    def _may_overrule(self, scores: np.ndarray, card: int, other: int) -> bool:
+        """Whether the suit check may pick ``other`` over ``card``, its rank's best match."""
+        below = float(scores[card] - scores[other])
+        if _COURT[card]:
+            return below <= _COURT_OVERRULE
+        if colour_distance(self._colours[card], self._colours[other]) >= COLOURS_APART:
+            return True  # red against black
+        return below <= _SHAPES_OVERRULE * max(1.0 - float(scores[card]), 0.02)
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""

@@ -170,6 +170,37 @@ def test_a_rank_the_ink_rules_out_goes_in_every_suit_only_for_pips_seen(
     assert reading.card == FULL_DECK[truth] and reading.is_sure is sure, reading
 
 
+@pytest.mark.parametrize(("rival", "best", "below", "picked"),
+                         [("7S", 0.9, 0.08, False), ("7S", 0.9, 0.03, True),
+                          ("7S", 0.7, 0.08, True), ("7H", 0.9, 0.08, True)])
+def test_the_shapes_alone_overrule_only_a_near_tie(
+        pip_only_profile: DeckProfile, mocker: MockerFixture, rival: str, best: float,
+        below: float, picked: bool) -> None:
+    """Two cards of one ink are told apart by their pips' shapes alone, and a large pip's
+    ink map is hollow: the shapes may pick the card the correlation puts second only from
+    a near tie (a pip-only AS fitted the club's outline, 0.057 below it at 0.938), nearer
+    the better the match. The colour, red against black, may overrule more."""
+    reader = ProfileReader(pip_only_profile)
+    seven, other = FULL_DECK.index(Card.parse("7C")), FULL_DECK.index(Card.parse(rival))
+    measured = reader._seen
+
+    def close_pair(card: np.ndarray) -> object:
+        seen = measured(card)
+        seen.scores[:] = -0.2
+        seen.scores[seven], seen.scores[other] = best, best - below
+        return seen
+
+    mocker.patch.object(reader, "_seen", side_effect=close_pair)
+    mocker.patch("vision.profile.suit_tournament", return_value=1)  # the rival
+    frame = stills(HELD_OUT_DECK, [Card.parse("7C")], seed=31, pip_only=True, same_rig_as=5)[0]
+    reading = reader.read(frame)
+    if picked:
+        assert reading.card == Card.parse(rival) and reading.is_sure, reading
+    else:
+        assert reading.card == Card.parse("7C") and not reading.is_sure, reading
+        assert reading.rank_confidence >= 0.9  # the rank stands
+
+
 def _pips(*centres: tuple[int, int]) -> np.ndarray:
     ink = np.zeros((50, 36), np.float32)
     for y, x in centres:
