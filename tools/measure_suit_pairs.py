@@ -26,7 +26,7 @@ from vision import corpus
 from vision.pairwise import colour_distance, ink_colour
 from vision.pip_only import paint_out_deck
 from vision.profile import _CLOSE as CLOSE
-from vision.profile import ProfileReader
+from vision.profile import ProfileReader, shortfall
 from vision.suits import COLOURS_APART, Candidate, colour_verdict, suit_tournament
 
 FRAMES = 104
@@ -80,8 +80,8 @@ def main() -> None:
                     winner = suit_tournament(ink, unknown, colour, [mine, theirs])
                     # The margin in shares of what the pair's best falls short of 1, as
                     # vision.profile's _SHAPES_OVERRULE.
-                    margin = float(seen.scores[truth] - seen.scores[other]) / max(
-                        1.0 - float(max(seen.scores[truth], seen.scores[other])), 0.02)
+                    margin = float(seen.scores[truth] - seen.scores[other]) / shortfall(
+                        float(max(seen.scores[truth], seen.scores[other])))
                     if apart < COLOURS_APART and winner == 0 and margin < 0:
                         rightly_over.append(-margin)
                     if apart < COLOURS_APART and winner == 1 and margin > 0:

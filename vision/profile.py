@@ -54,6 +54,7 @@ __all__ = [
     "describe",
     "describe_ink",
     "effective_temperature",
+    "shortfall",
 ]
 
 FORMAT = "faro-shoe deck profile"
@@ -92,7 +93,12 @@ def effective_temperature(temperature: float, best: float) -> float:
     A frame that matches nothing well (glare over the pips, a thumb, deep shadow) gets a
     proportionally warmer softmax: its small margins mean less than on a clean frame.
     """
-    return temperature * max(1.0 - best, 0.02) / 0.1
+    return temperature * shortfall(best) / 0.1
+
+
+def shortfall(best: float) -> float:
+    """What a best similarity falls short of 1 (at least 0.02): the scale of its margins."""
+    return max(1.0 - best, 0.02)
 
 
 class ProfileError(FaroError):
@@ -359,7 +365,7 @@ class ProfileReader:
             return below <= _COURT_OVERRULE
         if colour_distance(self._colours[card], self._colours[other]) >= COLOURS_APART:
             return True  # red against black
-        return below <= _SHAPES_OVERRULE * max(1.0 - float(scores[card]), 0.02)
+        return below <= _SHAPES_OVERRULE * shortfall(float(scores[card]))
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""
