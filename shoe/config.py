@@ -47,6 +47,8 @@ BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 FRAME_WIDTHS, FRAME_HEIGHTS = (160, 4096), (120, 4096)  # pixels: least and most
 RANKS = 13
 POSITIONS = 5  # a bead wire shows 0–4 cards gone
+
+
 @dataclass(frozen=True, slots=True)
 class CameraConfig:
     """Where frames come from. ``pace`` is the simulated dealer's cards per minute."""
