@@ -37,6 +37,12 @@ def pip_only_profile() -> DeckProfile:
     return outcome.profile
 
 
+def _in_other_light(card: Card) -> np.ndarray:
+    """A frame of the pip-only held-out deck's ``card`` in the learning pass's box, other
+    light (as the probe frames below)."""
+    return stills(HELD_OUT_DECK, [card], seed=31, pip_only=True, same_rig_as=5)[0]
+
+
 def test_reads_a_pip_only_held_out_deck_it_has_learned(pip_only_profile: DeckProfile) -> None:
     reader = ProfileReader(pip_only_profile)
     frames = stills(HELD_OUT_DECK, PROBE, seed=31, pip_only=True, same_rig_as=5)
@@ -83,7 +89,7 @@ def test_a_card_turned_round_matches_its_learned_card_alike(pip_only_profile: De
     # The reader describes a card once and compares the learned faces turned round for
     # the other way up: that must be what describing the card turned round would give.
     reader = ProfileReader(pip_only_profile)
-    frame = stills(HELD_OUT_DECK, [Card.parse("7C")], seed=31, pip_only=True, same_rig_as=5)[0]
+    frame = _in_other_light(Card.parse("7C"))
     assert pip_only_profile.window is not None
     card = straighten(frame, pip_only_profile.window)
     turned = np.ascontiguousarray(card[::-1, ::-1])
@@ -164,9 +170,7 @@ def test_a_rank_the_ink_rules_out_goes_in_every_suit_only_for_pips_seen(
         return seen
 
     mocker.patch.object(reader, "_seen", side_effect=leaning)
-    frame = stills(HELD_OUT_DECK, [FULL_DECK[truth]], seed=31, pip_only=True,
-                   same_rig_as=5)[0]
-    reading = reader.read(frame)
+    reading = reader.read(_in_other_light(FULL_DECK[truth]))
     assert reading.card == FULL_DECK[truth] and reading.is_sure is sure, reading
 
 
@@ -192,8 +196,7 @@ def test_the_shapes_alone_overrule_only_a_near_tie(
 
     mocker.patch.object(reader, "_seen", side_effect=close_pair)
     mocker.patch("vision.profile.suit_tournament", return_value=1)  # the rival
-    frame = stills(HELD_OUT_DECK, [Card.parse("7C")], seed=31, pip_only=True, same_rig_as=5)[0]
-    reading = reader.read(frame)
+    reading = reader.read(_in_other_light(Card.parse("7C")))
     if picked:
         assert reading.card == Card.parse(rival) and reading.is_sure, reading
     else:
