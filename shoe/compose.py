@@ -174,7 +174,8 @@ def open_camera(config: Config, *, start_at: int = 0, reconnect: bool = True) ->
 def build_reader(config: Config) -> Any:
     """The deck profile's reader when the config names one, else the zero-shot reader."""
     if config.profile:
-        from vision.profile import DeckProfile, ProfileReader
+        from vision.profile import ProfileReader
+        from vision.stored import DeckProfile
 
         return ProfileReader(DeckProfile.load(config.profile))
     from vision.reader import CornerReader

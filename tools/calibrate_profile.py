@@ -1,5 +1,5 @@
 """Fit the temperature that turns deck-profile similarities into honest probabilities
-(vision.profile.DEFAULT_TEMPERATURE; the softmax is warmed for poorly matching frames by
+(vision.stored.DEFAULT_TEMPERATURE; the softmax is warmed for poorly matching frames by
 vision.profile.effective_temperature).
 
 On dev decks only: learn each from a simulated 52-still pass, read simulated frames of the

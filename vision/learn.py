@@ -21,11 +21,10 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink, unit
 from vision.locate import locate
-from vision.profile import DeckProfile
 from vision.profile_checks import OVERRULES
 from vision.quad import CardQuad, quad_from_corners, straighten
 from vision.reader import CornerReader, ModelError
-from vision.stored import stored_fine, stored_ink
+from vision.stored import DeckProfile, stored_fine, stored_ink
 
 __all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
 

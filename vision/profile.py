@@ -8,8 +8,7 @@ pip-only period decks, foreign letters and odd typefaces. Close rivals are then 
 the ink where they differ: ranks by pips there or not (vision.pairwise), suits by colour or
 the pips' shapes (vision.suits).
 
-The file is a NumPy ``.npz`` (no pickles) with a JSON header naming the format and its
-version; anything else is refused with :class:`ProfileError`.
+The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`).
 
 >>> profile = DeckProfile.load("my-deck.faro-profile")     # doctest: +SKIP
 >>> ProfileReader(profile).read(frame)                     # doctest: +SKIP
@@ -17,20 +16,13 @@ version; anything else is refused with :class:`ProfileError`.
 
 from __future__ import annotations
 
-import io
-import json
-import os
-import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
-from shoe.cards import FULL_DECK, Card, FaroError, Rank
+from shoe.cards import FULL_DECK, Rank
 from vision.descriptors import (
-    CORNER,
-    FINE,
     SHIFT,
-    WHOLE,
     describe,
     describe_ink,
     middles,
@@ -39,17 +31,13 @@ from vision.descriptors import (
 from vision.locate import locate
 from vision.pairwise import Placed, colour_distance, ink_colour, place, tournament
 from vision.profile_checks import capped, cross_check
-from vision.quad import CardQuad, straighten
+from vision.quad import straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
-from vision.stored import FINE_LEVELS, from_bytes, from_fraction, to_bytes, to_fraction
+from vision.stored import DeckProfile
 from vision.suits import COLOURS_APART, Candidate, suit_tournament
 
 __all__ = [
-    "FORMAT",
-    "VERSION",
-    "DeckProfile",
-    "ProfileError",
     "ProfileReader",
     "describe",
     "describe_ink",
@@ -57,16 +45,10 @@ __all__ = [
     "shortfall",
 ]
 
-FORMAT = "faro-shoe deck profile"
-VERSION = 4
-
 #: A similarity this good through the learned window needs no search for the card.
 _GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
-#: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
-#: then made a quarter more cautious).
-DEFAULT_TEMPERATURE = 0.005
 #: The pairwise check (vision.pairwise): rivals of another rank within _CLOSE of the best
 #: similarity (at most _RIVALS of them) are ruled out by the ink where they differ, by at
 #: least _EVIDENCE (fitted on dev decks), or the confidence is capped (profile_checks.CAP).
@@ -99,105 +81,6 @@ def effective_temperature(temperature: float, best: float) -> float:
 def shortfall(best: float) -> float:
     """What a best similarity falls short of 1 (at least 0.02): the scale of its margins."""
     return max(1.0 - best, 0.02)
-
-
-class ProfileError(FaroError):
-    """A deck profile that cannot be used: unreadable, corrupt, or another format version."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class DeckProfile:
-    """One deck's window and its 52 cards' descriptors (rows in FULL_DECK order)."""
-
-    name: str
-    window: CardQuad | None
-    whole: np.ndarray  # 52 x H x W x 3 float32 descriptor images; zeros where not learned
-    corner: np.ndarray  # 52 x 2 x h x w x 3: top left, bottom right turned
-    learned: np.ndarray  # 52 bool
-    #: 52 x H x W: each card's ink (0..1) on the whole-face grid, for the pairwise check
-    #: of close rivals (vision.pairwise).
-    ink: np.ndarray
-    #: 52 x h x w: each card's ink at half the straightened card's resolution, for telling
-    #: the suits of a rank apart by their pips' shapes (vision.suits).
-    fine: np.ndarray
-    temperature: float = DEFAULT_TEMPERATURE
-    #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
-    #: that reader may veto (or back up) the profile's answer.
-    index_check: bool = False
-
-    @property
-    def missing(self) -> list[Card]:
-        return [c for c, ok in zip(FULL_DECK, self.learned, strict=True) if not ok]
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        header = {
-            "format": FORMAT,
-            "version": VERSION,
-            "name": self.name,
-            "cards": [c.code for c in FULL_DECK],
-            "window": None if self.window is None else [list(p) for p in self.window.corners],
-            "temperature": self.temperature,
-            "index_check": self.index_check,
-        }
-        buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            header=np.frombuffer(json.dumps(header).encode(), np.uint8),
-            # The print minus its shading lies within -1..1: a byte each is plenty.
-            whole=to_bytes(self.whole),
-            corner=to_bytes(self.corner),
-            learned=self.learned.astype(bool),
-            ink=to_fraction(self.ink),
-            fine=to_fraction(self.fine, FINE_LEVELS),
-        )
-        tmp = f"{os.fspath(path)}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(buffer.getvalue())
-        os.replace(tmp, path)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> DeckProfile:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(bytes(data["header"]).decode())
-                if not isinstance(header, dict) or header.get("format") != FORMAT:
-                    raise ProfileError(f"{path}: not a faro-shoe deck profile")
-                if header.get("version") != VERSION:
-                    raise ProfileError(
-                        f"{path}: deck profile version {header.get('version')!r}, this "
-                        f"faro-shoe reads version {VERSION}: run 'faro-shoe learn' again")
-                if header.get("cards") != [c.code for c in FULL_DECK]:
-                    raise ProfileError(f"{path}: deck profile lists unexpected cards")
-                whole = from_bytes(data["whole"])
-                corner = from_bytes(data["corner"])
-                learned = data["learned"].astype(bool)
-                ink = from_fraction(data["ink"])
-                fine = from_fraction(data["fine"], FINE_LEVELS)
-        except ProfileError:
-            raise
-        except FileNotFoundError:
-            raise ProfileError(f"{path}: no such deck profile") from None
-        except (OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile,
-                EOFError, TypeError) as exc:
-            raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        shapes = ((52, WHOLE[1], WHOLE[0], 3), (52, 2, CORNER[1], CORNER[0], 3))
-        if ((whole.shape, corner.shape) != shapes or learned.shape != (52,)
-                or ink.shape != shapes[0][:3] or fine.shape != (52, *FINE)):
-            raise ProfileError(f"{path}: corrupt deck profile (wrong array shapes)")
-        if not np.isfinite(whole).all() or not np.isfinite(corner).all():
-            raise ProfileError(f"{path}: corrupt deck profile (not finite)")
-        try:
-            window = header.get("window")
-            quad = None if window is None else CardQuad(tuple((float(x), float(y))
-                                                              for x, y in window))
-            if quad is not None and len(quad.corners) != 4:
-                raise ValueError("window needs four corners")
-            temperature = float(header.get("temperature", DEFAULT_TEMPERATURE))
-            index_check = bool(header.get("index_check", False))
-        except (TypeError, ValueError) as exc:
-            raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
-        return cls(str(header.get("name", "")), quad, whole, corner, learned, ink, fine,
-                   temperature, index_check)
 
 
 class ProfileReader:

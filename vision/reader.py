@@ -351,10 +351,11 @@ def _confirmed(reading: Reading, again: _Look) -> Reading:
 def load_reader(profile: str | None = None) -> CornerReader | ProfileReader:
     """The zero-shot reader, or the reader of a learned deck profile (a path).
 
-    Raises :class:`~vision.profile.ProfileError` for a profile that cannot be used.
+    Raises :class:`~vision.stored.ProfileError` for a profile that cannot be used.
     """
     if profile is None:
         return CornerReader()
-    from vision.profile import DeckProfile, ProfileReader
+    from vision.profile import ProfileReader
+    from vision.stored import DeckProfile
 
     return ProfileReader(DeckProfile.load(profile))

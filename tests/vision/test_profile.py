@@ -17,9 +17,10 @@ from vision.corpus import render_card
 from vision.descriptors import CORNER, describe
 from vision.learn import DarkDeckError, OrderError, learn_profile
 from vision.pairwise import compare, fine_ink_map, place
-from vision.profile import VERSION, DeckProfile, ProfileError, ProfileReader
+from vision.profile import ProfileReader
 from vision.quad import CARD_H, CARD_W, straighten
 from vision.reading import Reading
+from vision.stored import VERSION, DeckProfile, ProfileError
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))

@@ -14,8 +14,9 @@ from shoe.cards import FULL_DECK, Card, Rank
 from vision.descriptors import FINE
 from vision.learn import learn_profile
 from vision.pairwise import colour_distance, ink_colour
-from vision.profile import DeckProfile, ProfileReader, describe, describe_ink
+from vision.profile import ProfileReader, describe, describe_ink
 from vision.quad import straighten
+from vision.stored import DeckProfile
 from vision.suits import Candidate, colour_verdict, suit_tournament
 
 sys.path.insert(0, str(Path(__file__).parent))
