@@ -82,10 +82,11 @@ def main() -> None:
                     # vision.profile's _SHAPES_OVERRULE.
                     margin = float(seen.scores[truth] - seen.scores[other]) / shortfall(
                         float(max(seen.scores[truth], seen.scores[other])))
-                    if apart < COLOURS_APART and winner == 0 and margin < 0:
-                        rightly_over.append(-margin)
-                    if apart < COLOURS_APART and winner == 1 and margin > 0:
-                        wrongly_over.append(margin)
+                    if apart < COLOURS_APART:  # one ink: the shapes decide
+                        if winner == 0 and margin < 0:
+                            rightly_over.append(-margin)
+                        if winner == 1 and margin > 0:
+                            wrongly_over.append(margin)
                     compared += 1
                     preferred += winner == 0
                     undecided += winner is None
