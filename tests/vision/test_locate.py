@@ -221,6 +221,19 @@ PLAIN_LIGHT = SceneParams(
     sharpen=0.31)
 
 
+#: A large card in warm light, a glare spot over its upper corner (a hard scene of the
+#: benchmark, seed 35, rounded): dondorf's rows of print across its ends, the glare beside
+#: one, cut the outline off above the lower row, tall enough for a card but too squat.
+GLARE_BY_THE_ROW = SceneParams(
+    card_height_frac=0.763, center_shift=(0.33, 0.53), rotation_deg=-0.9,
+    tilt_deg=(6.53, 8.96), camera_height_mm=142.0, upside_down=True, slot_side="right",
+    lips_mm=(1.04, 0.42), window_ends_mm=(1.64, 1.84), frame_width_mm=9.86,
+    metal_bgr=(63, 67, 65), reflection=0.48, reflection_pos=0.468, cloth_bgr=(150, 150, 150),
+    colour_temp_k=3176.0, white_balance=0.49, exposure=0.92, gradient=0.059,
+    gradient_angle_deg=110.9, glare=((0.765, 0.183, 0.239, 0.894),),
+    noise_sigma=2.6, blur_sigma=1.12, jpeg_quality=72, gamma=1.12, saturation=0.78, barrel=0.053)
+
+
 @pytest.mark.parametrize(("params", "deck", "code", "within"), [
     # The opening parts the card from the cloth, which is then the larger of the two. The
     # right lip hides some 5 px of the card's width.
@@ -229,7 +242,10 @@ PLAIN_LIGHT = SceneParams(
     # The outline's side lay along the print, 0.48 of the frame high and 60 px off the
     # card's edge: the row and its index cut off, and the card was read from one corner.
     # The left lip hides some 7 px of the card's width.
-    (PLAIN_LIGHT, "dondorf", "4C", 10.0)])
+    (PLAIN_LIGHT, "dondorf", "4C", 10.0),
+    # The outline, 0.76 as wide as it was tall, lay along the lower row and 77 px off the
+    # card's corner with seeds 0 and 2.
+    (GLARE_BY_THE_ROW, "dondorf", "7C", 6.0)])
 def test_a_card_parted_from_a_larger_cloth_or_cut_short_by_print_is_found_whole(
         params: SceneParams, deck: str, code: str, within: float) -> None:
     face = faces(deck)[Card.parse(code)]

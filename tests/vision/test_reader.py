@@ -25,7 +25,7 @@ from vision.indexnet import (
 )
 from vision.indices import find_indices, index_near_edge, turn_glyphs
 from vision.locate import locate, look_deeper
-from vision.quad import CARD_H, CARD_W, straighten
+from vision.quad import CARD_H, CARD_W, CardQuad, straighten
 from vision.reader import MARGIN, CornerReader, ModelError, load_reader
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams
@@ -130,26 +130,34 @@ FOOT_ON_THE_THUMB = SceneParams(
     saturation=0.71, sharpen=0.0, barrel=0.0)
 
 
+#: The outlines the locator found there (by seed) before it searched a squat outline further
+#: out (vision.locate._SQUATTEST), 0.82 as wide as high: their foot on the thumb.
+FOOT_ON_THE_THUMB_OUTLINES = {
+    4: CardQuad(((340.3, 34.9), (565.7, 16.2), (582.3, 278.9), (376.9, 298.2))),
+    10: CardQuad(((337.9, 34.0), (565.9, 16.4), (581.9, 277.4), (375.1, 302.7))),
+    11: CardQuad(((338.0, 35.0), (565.7, 18.3), (582.3, 278.2), (375.8, 303.0))),
+    39: CardQuad(((339.5, 35.6), (565.4, 17.5), (582.8, 277.3), (376.4, 300.8)))}
+
+
 def test_the_second_look_stands_only_where_it_mends_the_corners(reader: CornerReader) -> None:
     # bellot's 6S with its lower index outside the outline: the upper corner's narrow 6,
     # beside the card's dark edge, reads as 10, held. The outline searched deeper still
     # leaves the lower index out, and reads 10S more surely (0.945 with seed 10, a sure
     # wrong reading): that second reading must not stand.
     face = render_deck("bellot", 350, alpha=True)[Card.parse("6S")]
-    for seed in (4, 10, 11, 39):
+    for seed, quad in FOOT_ON_THE_THUMB_OUTLINES.items():
         frame = StillCamera(FOOT_ON_THE_THUMB, np.random.default_rng(seed), [face]).shoot(
             face, thumb=Thumb(0.433, 0.628), offset_px=1.45)
-        quad = locate(frame)
-        assert quad is not None
         first = reader.read_card(straighten(frame, quad))
         deeper = look_deeper(frame, quad)
         assert deeper is not None
         again = reader.read_card(straighten(frame, deeper))
         assert first.card == again.card == Card.parse("10S"), seed
         assert again.confidence > first.confidence, seed
-        # The first reading stands (its suit held too: the outline is too squat for a card).
+        assert reader._look_deeper(frame, quad, first) == first, seed
+        # The locator now finds the card whole, its outline searched further out.
         read = reader.read(frame)
-        assert (read.card, read.confidence) == (first.card, first.confidence), seed
+        assert read.card == Card.parse("6S") and read.is_sure, seed
 
 
 def test_corner_patches_are_the_networks_input() -> None:
@@ -497,13 +505,15 @@ _REFLECTION_BESIDE = SceneParams(
 def test_the_look_within_a_margin_still_settles_a_heart_torn_with_a_diamond(
         reader: CornerReader, deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
     # tango_nuevo's QD, a corner doubting its index (0.16): the first look is unsure of the
-    # queen and of the diamond against a heart, but sure the ink is red.
+    # queen and of the diamond against a heart, but sure the ink is red. The outline, 0.77
+    # as wide as high, cuts off the card's foot. (With seeds 2, 5 and 7 the locator now
+    # finds the card whole, and the first look is held at 0.81-0.82, its corners agreeing.)
     face = deck_faces("tango_nuevo", 350, alpha=True)[Card.parse("QD")]
-    for seed in (0, 2, 3, 7):
+    for seed in (3, 6):
         frame = render_frame(face, _REFLECTION_BESIDE, np.random.default_rng(seed),
                              offset_px=1.0)
         quad = locate(frame)
-        assert quad is not None
+        assert quad is not None and quad.width > 0.76 * quad.height
         first = reader.read_card(straighten(frame, quad), quad.fitted)
         assert first.card == Card.parse("QD") and not first.is_sure, first
         reading = reader.read(frame)
