@@ -104,7 +104,7 @@ def _darkest_lit_channel(image: np.ndarray) -> np.ndarray:
 
 
 def ink_colour(whole: np.ndarray, ink: np.ndarray) -> np.ndarray:
-    """The colour of a face descriptor's (BGR, vision.profile.describe) ink where its ink
+    """The colour of a face descriptor's (BGR, vision.descriptors.describe) ink where its ink
     map is dark: each channel's share of the darkening (black ink darkens all three alike,
     red ink green and blue, a yellow blue alone). Shares, not a red-green ratio: a ratio of
     two channels the ink hardly darkens (yellow in red and green) is noise."""

@@ -37,13 +37,7 @@ from vision.reading import Reading
 from vision.stored import DeckProfile
 from vision.suits import COLOURS_APART, Candidate, suit_tournament
 
-__all__ = [
-    "ProfileReader",
-    "describe",
-    "describe_ink",
-    "effective_temperature",
-    "shortfall",
-]
+__all__ = ["ProfileReader", "effective_temperature", "shortfall"]
 
 #: A similarity this good through the learned window needs no search for the card.
 _GOOD_MATCH = 0.8

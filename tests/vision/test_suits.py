@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Rank
-from vision.descriptors import FINE
+from vision.descriptors import FINE, describe, describe_ink
 from vision.learn import learn_profile
 from vision.pairwise import colour_distance, ink_colour
-from vision.profile import ProfileReader, describe, describe_ink
+from vision.profile import ProfileReader
 from vision.quad import straighten
 from vision.stored import DeckProfile
 from vision.suits import Candidate, colour_verdict, suit_tournament
