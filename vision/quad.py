@@ -36,6 +36,14 @@ class CardQuad:
     def array(self) -> np.ndarray:
         return np.array(self.corners, dtype=np.float32)
 
+    def scaled(self, factor: float) -> CardQuad:
+        """The outline in a copy of the frame resized by ``factor``."""
+        if factor == 1.0:
+            return self
+        corners = tuple(((x + 0.5) * factor - 0.5, (y + 0.5) * factor - 0.5)
+                        for x, y in self.corners)
+        return CardQuad(corners, self.fitted)
+
     @property
     def shear_deg(self) -> float:
         """How far the outline's mean across and mean down directions are from square, in

@@ -256,6 +256,35 @@ def test_a_card_parted_from_a_larger_cloth_or_cut_short_by_print_is_found_whole(
         assert np.abs(quad.array() - truth).max() < within, seed
 
 
+#: A 1920 x 1080 camera (RIG.md's 640 x 480 is configurable), the card 0.84 of the frame's
+#: height under a light cloth, two glare spots on it (a hard scene of the benchmark at that
+#: size, seed 2024, rounded).
+WIDE_FRAME = SceneParams(
+    frame_size=(1920, 1080), card_height_frac=0.841, center_shift=(0.006, -0.133),
+    rotation_deg=-1.1, tilt_deg=(-9.99, -1.94), camera_height_mm=143.0, slot_side="right",
+    lips_mm=(1.68, 2.99), window_ends_mm=(2.57, 2.22), frame_width_mm=11.25,
+    metal_bgr=(46, 50, 54), reflection=0.0, reflection_pos=0.397, cloth_bgr=(150, 150, 150),
+    colour_temp_k=5465.0, white_balance=0.248, exposure=0.696, gradient=0.116,
+    gradient_angle_deg=128.0, glare=((0.304, 0.581, 0.082, 0.43), (0.805, 0.374, 0.212, 0.816)),
+    noise_sigma=7.08, blur_sigma=1.06, jpeg_quality=77, gamma=0.82, saturation=1.127)
+
+
+@pytest.mark.parametrize("code", ["KD", "5S"])
+def test_a_larger_frame_is_located_as_the_rigs_are(code: str) -> None:
+    # The locator's reaches were measured in 640 x 480 frames. Worked on at this size's
+    # own, the KD's outline took in the box and the cloth, the frame's whole height, and
+    # the 5S's lay 34 px off its end; both read nothing.
+    face = faces("dondorf")[Card.parse(code)]
+    to_rig = 480 / 1080
+    for seed in range(3):
+        frame, truth = _shot(WIDE_FRAME, np.random.default_rng(seed), face)
+        quad = locate(frame)
+        assert quad is not None, seed
+        off = np.abs(quad.array() - truth) * to_rig
+        # Across, the lips hide up to 3 mm of the card: some 14 px of a 640 x 480 frame.
+        assert off[:, 1].max() < 8.0 and off[:, 0].max() < 16.0, (seed, off)
+
+
 #: A light cloth round the box, and a reflection along the box's lower rim as bright as
 #: the card's paper: the one level that parts paper from metal joins the card to the cloth
 #: (a hard scene of the survey of the dev decks, seed 27, rounded).
