@@ -273,7 +273,7 @@ WIDE_FRAME = SceneParams(
 def test_a_larger_frame_is_located_as_the_rigs_are(code: str) -> None:
     # The locator's reaches were measured in 640 x 480 frames. Worked on at this size's
     # own, the KD's outline took in the box and the cloth, the frame's whole height, and
-    # the 5S's lay 34 px off its end; both read nothing.
+    # the card was not read; the 5S's lay 34 px off its end (read right all the same).
     face = faces("dondorf")[Card.parse(code)]
     to_rig = 480 / 1080
     for seed in range(3):
