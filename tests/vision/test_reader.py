@@ -73,7 +73,7 @@ def test_reads_the_card_either_way_up(reader: CornerReader) -> None:
     assert upright.card == turned.card == Card.parse("QH")
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (320, 240)])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (320, 240)])
 def test_reads_frames_of_the_other_sizes_a_camera_may_be_set_to(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], size: tuple[int, int]) -> None:
     # RIG.md's 640x480 is configurable: the card fills as much of the frame's height.
