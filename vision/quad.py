@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -42,7 +42,7 @@ class CardQuad:
             return self
         corners = tuple(((x + 0.5) * factor - 0.5, (y + 0.5) * factor - 0.5)
                         for x, y in self.corners)
-        return CardQuad(corners, self.fitted)
+        return replace(self, corners=corners)
 
     @property
     def shear_deg(self) -> float:
