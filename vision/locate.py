@@ -148,13 +148,14 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
     small = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
     scale = 1 / (factor * lightness_scale)  # work pixels per pixel of ``lightness``
     masks = card_masks(small)
-    mask, white = next(masks)
-    quad = _search(lightness, mask, white, scale)
+    first_mask, first_white = next(masks)
+    quad = _search(lightness, first_mask, first_white, scale)
     if quad is not None:
         return quad
     # A saturated cloth bright enough to pass for print, joined to the card by a reflection
     # across the box's metal: the card's white alone, its print filled in.
-    quad = _best_candidate(lightness, white.astype(np.uint8) * 255, white, scale, None, False)
+    quad = _best_candidate(lightness, first_white.astype(np.uint8) * 255, first_white, scale,
+                           None, False)
     if quad is not None:
         return quad
     # One level need not split the card's paper from all else. A light cloth and the box's
@@ -166,6 +167,14 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
     for mask, white in masks:
         quad = _search(lightness, mask, white, scale)
         if quad is not None and _paper_rim(lightness, quad):
+            return quad
+    # A court card's print, dark and across the card from edge to edge, may part its paper
+    # in two (an orell KD in a dark room: the opening cut the narrow margin left beside the
+    # robe, and neither half was tall enough for a card). Last of all: the two largest
+    # parts together, if the edges confirm their outline.
+    for joined in closings(first_mask):
+        quad = _best_candidate(lightness, joined, first_white, scale, None, False, parted=True)
+        if quad is not None:
             return quad
     return None
 
@@ -238,9 +247,11 @@ def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: f
 
 
 def _best_candidate(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float,
-                    uncut: np.ndarray | None, at_side: bool) -> CardQuad | None:
+                    uncut: np.ndarray | None, at_side: bool, parted: bool = False
+                    ) -> CardQuad | None:
     """The largest region of the mask that can be the card: enough of it white paper (a
-    saturated cloth, red or brown, is all "print").
+    saturated cloth, red or brown, is all "print"); ``parted``: its two largest parts once
+    opened together (_opened_outline).
 
     ``uncut`` is the mask before thin bands were cut from it: a region found in the cut
     mask gets back what the cut took from its own edges (a narrow white margin above the
@@ -258,14 +269,14 @@ def _best_candidate(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, 
             region = (near > 0) & (uncut > 0)
         if np.count_nonzero(white[region]) < _MIN_WHITE * np.count_nonzero(region):
             continue
-        candidate = _candidate(lightness, region, scale, at_side)
+        candidate = _candidate(lightness, region, scale, at_side, parted)
         if candidate is not None and stats[label, cv2.CC_STAT_AREA] > best_area:
             best, best_area = candidate, float(stats[label, cv2.CC_STAT_AREA])
     return best
 
 
-def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side: bool
-               ) -> CardQuad | None:
+def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side: bool,
+               parted: bool = False) -> CardQuad | None:
     """The region's outline if it can be the card: solid, portrait, the right size."""
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
@@ -274,8 +285,8 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
     # Mostly card-coloured inside, not a ring: the box's own frame around a dark floor.
     if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
         return None
-    found = _opened_outline(lightness, filled, scale, at_side)
-    if found is not None:
+    found = _opened_outline(lightness, filled, scale, at_side, parted)
+    if found is not None or parted:
         return found
     # A thumb darker than the paper leaves a bay in the region, and the strip of card
     # beside it may be narrower than the opening, which then cuts it off with the card's
@@ -286,14 +297,20 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
                                                 sides_found=False)
 
 
-def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool
-                    ) -> CardQuad | None:
+def _opened_outline(lightness: np.ndarray, filled: np.ndarray, scale: float, at_side: bool,
+                    parted: bool = False) -> CardQuad | None:
     # Cut off what a reflection on the metal or a glare spot joins to the card (thin
     # arms), then what is narrower than the card that is left (the dealer's thumb). Cut
     # off so, the card need not be the largest blob left: a reflection streak too tall for
     # the thin cuts (vision.region) joined an atlasnye 9D to a light cloth larger than it,
     # which the opening then parted from the card and kept.
     opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _OPENING)
+    if parted:
+        # The card in two parts: the outline of both, confirmed as a hull's is.
+        parts = largest_blobs(opened, 2)
+        sides = None if len(parts) < 2 else rough_sides(parts[0][1] | parts[1][1])
+        return None if sides is None else _confirmed(lightness, sides, scale, at_side,
+                                                     sides_found=False)
     for blob in largest_blobs(opened, _OPENED_BLOBS):
         found = _blob_outline(lightness, blob, scale, at_side)
         if found is not None:
