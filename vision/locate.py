@@ -286,6 +286,7 @@ def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side:
     if np.count_nonzero(region) < 0.4 * np.count_nonzero(filled):
         return None
     found = _opened_outline(lightness, filled, scale, at_side, parted)
+    # The parted try goes over the regions the first search went over, hulls and all.
     if found is not None or parted:
         return found
     # A thumb darker than the paper leaves a bay in the region, and the strip of card

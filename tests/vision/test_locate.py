@@ -34,6 +34,16 @@ def _shot(params: SceneParams, rng: np.random.Generator, face: np.ndarray, *,
     return frame, quad_from_corners(camera.scene.card_corners()).array()
 
 
+def _assert_on_the_card(quad: CardQuad | None, truth: np.ndarray, to_rig: float = 1.0,
+                        label: object = None) -> None:
+    """The outline lies on the card: within 8 px along it and 16 across, in pixels of a
+    640 x 480 frame (``to_rig``: that frame's pixels per pixel of this one). Across, the
+    lips hide up to 3 mm of the card: some 14 px."""
+    assert quad is not None, label
+    off = np.abs(quad.array() - truth) * to_rig
+    assert off[:, 1].max() < 8.0 and off[:, 0].max() < 16.0, (label, off)
+
+
 def test_four_corners_in_any_order_make_the_same_outline() -> None:
     # A card tilted by the camera: the top narrower than the bottom, the sides slanting.
     corners = [(212.5, 61.25), (431.0, 70.5), (452.75, 418.0), (190.0, 409.5)]
@@ -275,14 +285,9 @@ def test_a_larger_frame_is_located_as_the_rigs_are(code: str) -> None:
     # own, the KD's outline took in the box and the cloth, the frame's whole height, and
     # the card was not read; the 5S's lay 34 px off its end (read right all the same).
     face = faces("dondorf")[Card.parse(code)]
-    to_rig = 480 / 1080
     for seed in range(3):
         frame, truth = _shot(WIDE_FRAME, np.random.default_rng(seed), face)
-        quad = locate(frame)
-        assert quad is not None, seed
-        off = np.abs(quad.array() - truth) * to_rig
-        # Across, the lips hide up to 3 mm of the card: some 14 px of a 640 x 480 frame.
-        assert off[:, 1].max() < 8.0 and off[:, 0].max() < 16.0, (seed, off)
+        _assert_on_the_card(locate(frame), truth, to_rig=480 / 1080, label=seed)
 
 
 #: A dark room and a glare on the card (a hard scene of the zero-shot benchmark, seed 35,
@@ -302,10 +307,8 @@ def test_a_card_its_print_parts_in_two_is_located_whole(seed: int) -> None:
     # cut: neither half was tall enough for a card, and these frames found none.
     face = faces("orell")[Card.parse("KD")]
     frame, truth = _shot(DARK_ROOM, np.random.default_rng(seed), face)
-    quad = locate(frame)
-    assert quad is not None
-    off = np.abs(quad.array() - truth)
-    assert off[:, 1].max() < 8.0 and off[:, 0].max() < 16.0, off
+    _assert_on_the_card(locate(frame), truth)
+
 
 #: A light cloth round the box, and a reflection along the box's lower rim as bright as
 #: the card's paper: the one level that parts paper from metal joins the card to the cloth
