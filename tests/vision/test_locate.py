@@ -310,6 +310,37 @@ def test_a_card_its_print_parts_in_two_is_located_whole(seed: int) -> None:
     _assert_on_the_card(locate(frame), truth)
 
 
+#: A dark thumb on an ace, its tip just under the big pip, and a reflection across the box
+#: joined to the card (a hard scene of a survey under the thumb, seed 41, rounded).
+ACE_UNDER_A_THUMB = SceneParams(
+    card_height_frac=0.868, center_shift=(0.13, 0.67), rotation_deg=5.3,
+    tilt_deg=(2.23, 3.26), camera_height_mm=112.9, upside_down=True, lips_mm=(1.38, 2.07),
+    window_ends_mm=(2.35, 0.73), frame_width_mm=13.0, metal_bgr=(68, 71, 75), reflection=0.886,
+    reflection_pos=0.16, cloth_bgr=(30, 30, 30), colour_temp_k=6243.0, white_balance=0.29,
+    exposure=0.74, gradient=0.016, gradient_angle_deg=232.0,
+    glare=((0.464, 0.809, 0.229, 0.731), (0.381, 0.205, 0.115, 0.669)), noise_sigma=5.05,
+    blur_sigma=0.96, jpeg_quality=53, skin_bgr=(45, 60, 95), gamma=0.815, saturation=1.053,
+    barrel=0.091)
+
+
+def test_a_thumbs_bay_run_into_a_big_pip_is_closed_over() -> None:
+    # The bay the thumb leaves runs on into the ace's pip above its tip: the region fills
+    # some 0.67 of its hull, short of the 0.8 a bay may leave, and none of these eight
+    # frames found a card. Now most do, by the region's hull: the top as the card's, the foot
+    # beside the thumb up to 24 px short where the strip of card left of it is thin.
+    face = faces("anglo")[Card.parse("AS")]
+    found = 0
+    for seed in range(8):
+        frame, truth = _shot(ACE_UNDER_A_THUMB, np.random.default_rng(seed), face,
+                             thumb=Thumb(0.36, 0.6))
+        quad = locate(frame)
+        if quad is not None:
+            found += 1
+            off = np.abs(quad.array() - truth)
+            assert quad.fitted and off[:2].max() < 8.0 and off.max() < 24.0, (seed, off)
+    assert found >= 5
+
+
 #: A light cloth round the box, and a reflection along the box's lower rim as bright as
 #: the card's paper: the one level that parts paper from metal joins the card to the cloth
 #: (a hard scene of the survey of the dev decks, seed 27, rounded).
@@ -372,7 +403,9 @@ LIGHT_METAL = SceneParams(
 
 
 @pytest.mark.parametrize(("params", "deck", "code", "within"), [
-    (BOX_AT_THE_LEVEL_BELOW, DEV_DECK, "9S", 8.0), (BOX_AT_THE_LEVEL_BELOW, "paris", "9S", 8.0),
+    # The box lies 30-110 px out. The 9S, found in none of these frames before the last try
+    # on a thumb's bay, is found in each now, its corner beside the thumb up to 14 px off.
+    (BOX_AT_THE_LEVEL_BELOW, DEV_DECK, "9S", 16.0), (BOX_AT_THE_LEVEL_BELOW, "paris", "9S", 16.0),
     # The box lies 80-110 px out; the thumb may pull an outline's foot 20-26 px down.
     (LIGHT_METAL, DEV_DECK, "AS", 50.0)])
 def test_the_box_round_the_card_is_not_taken_for_it_at_another_level(
