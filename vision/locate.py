@@ -12,7 +12,6 @@ further out for the card's edges.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Literal
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from vision.outline import fit_quad, refine_sides, rough_sides
 from vision.pixels import darkest_channel
-from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten
+from vision.quad import CARD_H, CARD_W, CardQuad, plausible, quad_from_corners, straighten
 from vision.region import (
     card_masks,
     closings,
@@ -44,24 +43,6 @@ _RIG_HEIGHT = 480
 #: frame took 4 ms where 640 x 480 takes 0.2 (OpenCV's fast path takes whole factors only).
 _WORK_H = 120
 
-#: The card fills 55-90% of the frame height; allow some slack either side.
-_MIN_HEIGHT_FRACTION = 0.40
-_MAX_HEIGHT_FRACTION = 1.02
-#: A card is 0.716 wide for its height; the lips may hide a few percent of the width.
-_MIN_ASPECT = 0.52
-_MAX_ASPECT = 0.86
-#: The card stands within about 6 degrees of upright and the camera's tilt slants its sides
-#: up to some 10 degrees more (RIG.md; 10.6 at most over 400 simulated hard scenes): a side
-#: further from its axis than this is an outline gone wrong (a court card's diagonal sword,
-#: glare cut off at a slant).
-_MAX_SLANT_DEG = 16.0
-_MAX_SLANT = math.tan(math.radians(_MAX_SLANT_DEG))  # as rise over run
-#: Turning a card does not shear it, and the camera's tilt barely does: the card's mean
-#: across and mean down directions stay within 2.5 degrees of square over 400 simulated
-#: hard scenes (3.4 with the camera turned 10 and tilted 15). An outline sheared further
-#: has a side that ran off the card's edge (a kde-penguins 8C's top and bottom, 11 degrees
-#: off square, cut both 8s, and each was read as a 9).
-_MAX_SHEAR_DEG = 6.0
 #: look_deeper searches each side this far into the card (frame pixels; the first search
 #: goes 14): outlines drawn out onto a reflection beside the card lay 21-37 pixels out.
 _DEEP = 42
@@ -213,7 +194,7 @@ def _grown(lightness: np.ndarray, quad: CardQuad) -> CardQuad:
     if refined is None:
         return quad
     grown = quad_from_corners(refined)
-    if (grown.height <= quad.height + _SAME_OUTLINE or not _plausible(grown, h)
+    if (grown.height <= quad.height + _SAME_OUTLINE or not plausible(grown, h)
             or not _paper_rim(lightness, grown)):
         return quad
     return replace(grown, fitted=quad.fitted)
@@ -242,7 +223,7 @@ def look_deeper(frame: np.ndarray, quad: CardQuad) -> CardQuad | None:
     if refined is None or np.abs(refined - quad.array()).max() <= _SAME_OUTLINE:
         return None
     deeper = quad_from_corners(refined)
-    return deeper.scaled(1 / scale) if _plausible(deeper, lightness.shape[0]) else None
+    return deeper.scaled(1 / scale) if plausible(deeper, lightness.shape[0]) else None
 
 
 def _search(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, scale: float
@@ -368,7 +349,7 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     the edges confirm is refined again, its sides searched further out (_HULL_REACH)."""
     h, w = lightness.shape
     rough = quad_from_corners(corners_small / scale)
-    if not _plausible(rough, h, square=False):
+    if not plausible(rough, h, square=False):
         return None
     # The box's metal frame lies between the card and the picture's sides; a region that
     # runs into a side is cloth or the box, not the card, unless ``at_side`` (the last try)
@@ -379,11 +360,11 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
         return None
     refined = refine_sides(lightness, rough.array())
     quad = None if refined is None else quad_from_corners(refined)
-    if quad is None or not _plausible(quad, h, square=sides_found):
+    if quad is None or not plausible(quad, h, square=sides_found):
         # A side that locked onto a big index or a shadow: the rough outline is better, if
         # its sides were found. A hull's quadrilateral that no edge confirms is a guess
         # (under a thumb it cut off an index, and a 3 was surely read as a jack).
-        return rough if sides_found and _plausible(rough, h) else None
+        return rough if sides_found and plausible(rough, h) else None
     if sides_found:
         return quad
     # A hull may lie well inside the card: beside a thumb, a kde-ancient-egyptians 6D's
@@ -396,23 +377,5 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     wider = None if further is None else quad_from_corners(further)
     # The outline returned must be square; the hull and the refinement that confirmed it
     # need not be (a hull round a thumb's bay may be sheared where the card is not).
-    square = [q for q in (wider, quad) if q is not None and _plausible(q, h)]
+    square = [q for q in (wider, quad) if q is not None and plausible(q, h)]
     return replace(square[0], fitted=True) if square else None
-
-
-def _plausible(quad: CardQuad, frame_height: int, square: bool = True) -> bool:
-    """Portrait and near upright by the box's construction, as large as the camera's
-    mount makes it, and (``square``) not sheared."""
-    if not _MIN_HEIGHT_FRACTION * frame_height <= quad.height <= (
-            _MAX_HEIGHT_FRACTION * frame_height):
-        return False
-    if not _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT:
-        return False
-    # Top and bottom run across (angle from the x axis), left and right down (from y).
-    c = quad.corners
-    for i in range(4):
-        (xa, ya), (xb, yb) = c[i], c[(i + 1) % 4]
-        run, rise = (xb - xa, yb - ya) if i % 2 == 0 else (yb - ya, xb - xa)
-        if abs(rise) > _MAX_SLANT * max(abs(run), 1e-6):
-            return False
-    return not square or quad.shear_deg <= _MAX_SHEAR_DEG

@@ -14,12 +14,31 @@ import numpy as np
 
 from vision.pixels import paper_colour
 
-__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "quad_from_corners", "straighten",
-           "within_margin"]
+__all__ = ["CARD_H", "CARD_W", "CardQuad", "corners", "plausible", "quad_from_corners",
+           "straighten", "within_margin"]
 
 #: The straightened card's size in pixels (a poker card is 63 x 88 mm).
 CARD_W = 180
 CARD_H = 252
+
+#: The card fills 55-90% of the frame height; allow some slack either side.
+_MIN_HEIGHT_FRACTION = 0.40
+_MAX_HEIGHT_FRACTION = 1.02
+#: A card is 0.716 wide for its height; the lips may hide a few percent of the width.
+_MIN_ASPECT = 0.52
+_MAX_ASPECT = 0.86
+#: The card stands within about 6 degrees of upright and the camera's tilt slants its sides
+#: up to some 10 degrees more (RIG.md; 10.6 at most over 400 simulated hard scenes): a side
+#: further from its axis than this is an outline gone wrong (a court card's diagonal sword,
+#: glare cut off at a slant).
+_MAX_SLANT_DEG = 16.0
+_MAX_SLANT = math.tan(math.radians(_MAX_SLANT_DEG))  # as rise over run
+#: Turning a card does not shear it, and the camera's tilt barely does: the card's mean
+#: across and mean down directions stay within 2.5 degrees of square over 400 simulated
+#: hard scenes (3.4 with the camera turned 10 and tilted 15). An outline sheared further
+#: has a side that ran off the card's edge (a kde-penguins 8C's top and bottom, 11 degrees
+#: off square, cut both 8s, and each was read as a 9).
+_MAX_SHEAR_DEG = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +101,25 @@ def quad_from_corners(points: np.ndarray) -> CardQuad:
     # Start from the corner with the smallest x + y: the top-left one.
     start = min(range(4), key=lambda i: pts[i][0] + pts[i][1])
     return CardQuad(tuple((x, y) for x, y in pts[start:] + pts[:start]))
+
+
+def plausible(quad: CardQuad, frame_height: int, square: bool = True) -> bool:
+    """Whether the outline can be the card's in a frame ``frame_height`` high: portrait and
+    near upright by the box's construction, as large as the camera's mount makes it, and
+    (``square``) not sheared."""
+    if not _MIN_HEIGHT_FRACTION * frame_height <= quad.height <= (
+            _MAX_HEIGHT_FRACTION * frame_height):
+        return False
+    if not _MIN_ASPECT <= quad.width / quad.height <= _MAX_ASPECT:
+        return False
+    # Top and bottom run across (angle from the x axis), left and right down (from y).
+    c = quad.corners
+    for i in range(4):
+        (xa, ya), (xb, yb) = c[i], c[(i + 1) % 4]
+        run, rise = (xb - xa, yb - ya) if i % 2 == 0 else (yb - ya, xb - xa)
+        if abs(rise) > _MAX_SLANT * max(abs(run), 1e-6):
+            return False
+    return not square or quad.shear_deg <= _MAX_SHEAR_DEG
 
 
 def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
