@@ -160,8 +160,8 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
             return quad
     # A court card's print, dark and across the card from edge to edge, may part its paper
     # in two (an orell KD in a dark room: the opening cut the narrow margin left beside the
-    # robe, and neither half was tall enough for a card). Last of all: the two largest
-    # parts together, if the edges confirm their outline.
+    # robe, and neither half was tall enough for a card). Then the two largest parts
+    # together, if the edges confirm their outline.
     for joined in closings(first_mask):
         quad = _best_candidate(lightness, joined, first_white, scale, None, False, "parted")
         if quad is not None:
@@ -274,10 +274,10 @@ def _best_candidate(lightness: np.ndarray, mask: np.ndarray, white: np.ndarray, 
 
 def _candidate(lightness: np.ndarray, region: np.ndarray, scale: float, at_side: bool,
                step: _Step = "first") -> CardQuad | None:
-    """The region's outline if it can be the card: solid, portrait, the right size. The
-    ``step``: "first", its opened outline, else its hull; the last tries (_found), which go
-    over regions the first went over, "parted", the opened region's two largest parts
-    together (_opened_outline), and "bayed", its hull alone, filling less of it."""
+    """The region's outline if it can be the card: solid, portrait, the right size. By
+    ``step``: "first", its opened outline, else its hull; in the last tries (_found), over
+    regions already tried, "parted", the opened region's two largest parts together
+    (_opened_outline), or "bayed", its hull alone, which it may fill less."""
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(region.shape, np.uint8)
