@@ -4,7 +4,8 @@ The profile's similarity is a correlation over the whole face: one pip among sev
 it little, and glare in the learning pass or in view can outweigh it. Here the card in view
 is compared with two candidates at a time only where their learned ink differs (a seven's
 extra pip against a six), on ink maps that glare does not mark, and only on what the camera
-could see: pixels clipped to white are unknown, not paper. Hidden evidence decides nothing.
+could see: pixels clipped to white, and the dealer's thumb, are unknown, not paper or ink.
+Hidden evidence decides nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
-           "place", "tournament"]
+           "place", "thumb_over", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -42,6 +43,20 @@ _LEAST_CONTRAST = 0.3
 _PRESENT = 0.45
 _NEAR = np.ones((3, 3), np.uint8)
 _ABSENT = 0.15
+#: The dealer's thumb over the face (half-resolution pixels; a thumb is some 30 across, a
+#: pip 8-14): print darker by _THUMB_DARK than the paper round it, found by a closing wider
+#: than a thumb, glare capped at the paper's typical level (bellot's pip-only 8S under a
+#: light thumb, in warm light: the nail 0.76-0.82 of that paper, the skin 0.5-0.65, the
+#: paper shaded towards the card's edge 0.84 at the least), ...
+_THUMB_PAPER = cv2.getStructuringElement(cv2.MORPH_RECT, (41, 41))
+_THUMB_DARK = 0.12
+#: ... still there once an opening wider than any pip or stroke took those away, ...
+_THUMB_BODY = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
+#: ... that runs in from one edge of the face at least this share of the way across, with
+#: its rim and soft shadow round it. (A court picture printed out to the card's edge may do
+#: so too, and parts of it are then unknown: bellot's kings.)
+_THUMB_REACH = 0.25
+_THUMB_SHADOW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +86,10 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     paper and ink alike, which shrinks the ink's contrast by the typical paper over the
     glared paper: the ink is scaled back up by that. Where glare clips the paper white, ink
     may hide: unknown, print on that paper too (unless the whole card is that bright: then
-    clipping is the exposure, not glare).
+    clipping is the exposure, not glare). So is the face under the dealer's thumb
+    (:func:`thumb_over`).
     """
-    grey = cv2.resize(_darkest_lit_channel(inner), (inner.shape[1] // 2, inner.shape[0] // 2),
-                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    grey = _half_darkest(inner)
     closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
     paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)
     typical = float(np.median(paper))
@@ -87,7 +102,51 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                if typical < _CLIPPED - 8 else np.zeros_like(grey, bool))
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
-    return ink, hidden
+    return ink, np.maximum(hidden, _thumb_in(grey, typical))
+
+
+def thumb_over(inner: np.ndarray) -> np.ndarray:
+    """Where the dealer's thumb (or hand) lies over a card's face, at half its resolution
+    as :func:`fine_ink_map` maps it: 1 there, 0 elsewhere. It is a body of print broader
+    than any pip, darker than the paper round it, that runs in from one edge of the face a
+    quarter of the way across or more (but not on to the opposite edge), with its shadow. A
+    court card's picture that the thumb touches joins it, and is taken in too.
+
+    The thumb hides print, and its skin is darker than the paper: seen as ink, a thumb over
+    the place of a seven's extra pip made a six a seven, at 1.000 (pip-only decks read with
+    a profile, the thumb on half the frames), and one over a three's foot made an ace of
+    diamonds a three while glare hid its head."""
+    grey = _half_darkest(inner)
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    return _thumb_in(grey, float(np.median(closed)))
+
+
+def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
+    """:func:`thumb_over` on the face's darkest lit channel at half resolution, its paper
+    ``typical`` of that level."""
+    # Glare is brighter than the paper: the paper between two glare spots is no darker than
+    # the paper at large, only than the spots.
+    capped = np.minimum(grey, typical)
+    paper = cv2.morphologyEx(capped, cv2.MORPH_CLOSE, _THUMB_PAPER)
+    dark = (capped < (1.0 - _THUMB_DARK) * paper).astype(np.uint8)
+    body = cv2.morphologyEx(dark, cv2.MORPH_OPEN, _THUMB_BODY)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    h, w = grey.shape
+    over = np.zeros((h, w), np.uint8)
+    for i in range(1, count):
+        x, y, width, height = (int(v) for v in stats[i, :4])
+        top, bottom = y <= 1, y + height >= h - 1
+        left, right = x <= 1, x + width >= w - 1
+        reach = max(height / h if top != bottom else 0.0, width / w if left != right else 0.0)
+        if reach >= _THUMB_REACH:
+            over[labels == i] = 1
+    return cv2.dilate(over, _THUMB_SHADOW).astype(np.float32)
+
+
+def _half_darkest(inner: np.ndarray) -> np.ndarray:
+    """A face's darkest lit channel (float32) at half its resolution."""
+    return cv2.resize(_darkest_lit_channel(inner), (inner.shape[1] // 2, inner.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 def _darkest_lit_channel(image: np.ndarray) -> np.ndarray:

@@ -12,19 +12,21 @@ import numpy as np
 import pytest
 from pytest_mock import MockerFixture
 
-from shoe.cards import FULL_DECK, Card, Suit
+from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.corpus import render_card
 from vision.descriptors import CORNER, describe
 from vision.learn import DarkDeckError, OrderError, learn_profile
-from vision.pairwise import compare, fine_ink_map, place
+from vision.locate import locate
+from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
-from vision.quad import CARD_H, CARD_W, straighten
+from vision.quad import CARD_H, CARD_W, quad_from_corners, straighten
 from vision.reading import Reading
+from vision.stills import StillCamera, Thumb
 from vision.stored import VERSION, DeckProfile, ProfileError
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
-from learning_pass import HELD_OUT_DECK, empty_box, learning_pass, stills
+from learning_pass import DEV_DECK, HELD_OUT_DECK, empty_box, faces, learning_pass, session, stills
 
 PROBE = [Card.parse(c) for c in ("7C", "6C", "QH", "KH", "10S", "9S", "AD", "2D")]
 
@@ -248,6 +250,59 @@ def test_a_channel_the_light_leaves_dark_is_no_ink(code: str) -> None:
     ink, _ = fine_ink_map(np.clip(cast, 0, 255).astype(np.uint8))
     paper, printed = clean < 0.05, clean > 0.5
     assert np.percentile(ink[paper], 99) < 0.2 and ink[printed].mean() > 0.7
+
+
+#: Thumbs over the lower middle of a card, where a six, a seven, an eight and a nine differ.
+THUMBS = (Thumb(0.5, 0.55), Thumb(0.4, 0.6), Thumb(0.45, 0.5), Thumb(0.35, 0.55))
+
+
+@pytest.mark.parametrize("pip_only", [False, True])
+def test_the_dealers_thumb_is_found_over_the_card_and_nowhere_else(pip_only: bool) -> None:
+    """No card of the dev deck's learning pass shows a thumb; each card with one shows it
+    from under its nail to the card's edge."""
+    for frame in learning_pass(DEV_DECK, pip_only=pip_only):
+        quad = locate(frame)
+        assert quad is not None
+        assert not thumb_over(straighten(frame, quad)).any()
+    rng = np.random.default_rng(3)
+    cards = [Card.parse(c) for c in ("7C", "8H", "QS")]
+    camera = StillCamera(session(5).relit(rng, "normal"), rng,
+                         [faces(DEV_DECK, pip_only)[c] for c in cards])
+    for card in cards:
+        for thumb in THUMBS:
+            face = faces(DEV_DECK, pip_only)[card]
+            frame = camera.shoot(face, thumb=thumb, upside_down=False)
+            card_in_view = straighten(frame, quad_from_corners(camera.scene.card_corners()))
+            over = thumb_over(card_in_view)
+            h, w = over.shape
+            x = round(thumb.x * w)
+            for y in (thumb.y + 0.1, 0.99):  # under the nail, and at the card's foot
+                assert over[round(y * h) - 1, x] == 1, (card, thumb, y)
+            # A court card's picture that the thumb touches joins it, and is hidden too.
+            assert over.mean() < (0.5 if card.rank >= Rank.JACK else 0.3), (card, thumb)
+
+
+def test_a_thumb_over_the_pips_that_tell_ranks_apart_holds_the_rank() -> None:
+    """With a profile of a pip-only deck, the thumb's skin was taken for print: a thumb over
+    the place of a seven's extra pip made a six a seven at 1.000. The thumb hides print, and
+    evidence hidden decides nothing: a card may be held, never misread."""
+    frames = learning_pass(DEV_DECK, pip_only=True)
+    profile = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True)).profile
+    reader = ProfileReader(profile)
+    cards = [Card.parse(c) for c in ("6C", "7C", "8C", "6H", "7H", "8H", "9S", "10S")]
+    right = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        camera = StillCamera(session(5).relit(rng, "normal"), rng,
+                             [faces(DEV_DECK, pip_only=True)[c] for c in cards])
+        for card in cards:
+            for thumb in THUMBS:
+                reading = reader.read(camera.shoot(faces(DEV_DECK, pip_only=True)[card],
+                                                   thumb=thumb))
+                assert reading.card == card or not reading.is_sure, (seed, card, thumb, reading)
+                right += reading.is_sure
+    # Where the thumb leaves the difference in view, the card is still read.
+    assert right >= 0.6 * 3 * len(cards) * len(THUMBS)
 
 
 @pytest.mark.parametrize(("misread_suit", "checks"), [(False, True), (True, False)])
