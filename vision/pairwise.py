@@ -90,9 +90,7 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (:func:`thumb_over`).
     """
     grey = _half_darkest(inner)
-    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
-    paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)
-    typical = float(np.median(paper))
+    closed, paper, typical = _paper(grey)
     contrast = np.clip(typical / paper, _LEAST_CONTRAST, 1.0)
     ink = np.clip((1.0 - grey / paper) / contrast, 0.0, 1.0)
     # Print inside a glare spot lies on paper clipped white: how bright that paper really
@@ -117,8 +115,7 @@ def thumb_over(inner: np.ndarray) -> np.ndarray:
     a profile, the thumb on half the frames), and one over a three's foot made an ace of
     diamonds a three while glare hid its head."""
     grey = _half_darkest(inner)
-    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
-    return _thumb_in(grey, float(np.median(closed)))
+    return _thumb_in(grey, _paper(grey)[2])
 
 
 def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
@@ -141,6 +138,14 @@ def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
         if reach >= _THUMB_REACH:
             over[labels == i] = 1
     return cv2.dilate(over, _THUMB_SHADOW).astype(np.float32)
+
+
+def _paper(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(the closing that takes print smaller than a pip out, the paper's level it gives,
+    softened, and that level's median: the typical paper) of a face's darkest channel."""
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    paper = np.maximum(cv2.GaussianBlur(closed, (0, 0), 1.5), 8.0)
+    return closed, paper, float(np.median(paper))
 
 
 def _half_darkest(inner: np.ndarray) -> np.ndarray:

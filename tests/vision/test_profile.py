@@ -265,13 +265,12 @@ def test_the_dealers_thumb_is_found_over_the_card_and_nowhere_else(pip_only: boo
         assert quad is not None
         assert not thumb_over(straighten(frame, quad)).any()
     rng = np.random.default_rng(3)
+    deck = faces(DEV_DECK, pip_only)
     cards = [Card.parse(c) for c in ("7C", "8H", "QS")]
-    camera = StillCamera(session(5).relit(rng, "normal"), rng,
-                         [faces(DEV_DECK, pip_only)[c] for c in cards])
+    camera = StillCamera(session(5).relit(rng, "normal"), rng, [deck[c] for c in cards])
     for card in cards:
         for thumb in THUMBS:
-            face = faces(DEV_DECK, pip_only)[card]
-            frame = camera.shoot(face, thumb=thumb, upside_down=False)
+            frame = camera.shoot(deck[card], thumb=thumb, upside_down=False)
             card_in_view = straighten(frame, quad_from_corners(camera.scene.card_corners()))
             over = thumb_over(card_in_view)
             h, w = over.shape
@@ -289,16 +288,15 @@ def test_a_thumb_over_the_pips_that_tell_ranks_apart_holds_the_rank() -> None:
     frames = learning_pass(DEV_DECK, pip_only=True)
     profile = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True)).profile
     reader = ProfileReader(profile)
+    deck = faces(DEV_DECK, pip_only=True)
     cards = [Card.parse(c) for c in ("6C", "7C", "8C", "6H", "7H", "8H", "9S", "10S")]
     right = 0
     for seed in range(3):
         rng = np.random.default_rng(seed)
-        camera = StillCamera(session(5).relit(rng, "normal"), rng,
-                             [faces(DEV_DECK, pip_only=True)[c] for c in cards])
+        camera = StillCamera(session(5).relit(rng, "normal"), rng, [deck[c] for c in cards])
         for card in cards:
             for thumb in THUMBS:
-                reading = reader.read(camera.shoot(faces(DEV_DECK, pip_only=True)[card],
-                                                   thumb=thumb))
+                reading = reader.read(camera.shoot(deck[card], thumb=thumb))
                 assert reading.card == card or not reading.is_sure, (seed, card, thumb, reading)
                 right += reading.is_sure
     # Where the thumb leaves the difference in view, the card is still read.
