@@ -267,16 +267,24 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
 def tournament(view: np.ndarray, unknown: np.ndarray,
                candidates: list[tuple[Placed, Placed]], evidence: float) -> int | None:
     """The candidate (index) that the view's visible ink prefers to every other one by at
-    least ``evidence``, or None. Each candidate comes either way up and takes the way its
-    ink fits the view best."""
-    chosen = [max(pair, key=lambda p: fit(view, p)) for pair in candidates]
-    n = len(chosen)
-    table = np.eye(n)
+    least ``evidence``, or None. Each candidate comes either way up (upright, turned)."""
+    ways = [_ways_up(view, unknown, pair, evidence) for pair in candidates]
+    n = len(ways)
     for i in range(n):
-        for j in range(i + 1, n):
-            table[i, j] = compare(view, unknown, chosen[i], chosen[j]).evidence
-            table[j, i] = -table[i, j]
-    for i in range(n):
-        if all(table[i, j] >= evidence for j in range(n) if j != i):
+        if all(min(compare(view, unknown, a, b).evidence for a in ways[i] for b in ways[j])
+               >= evidence for j in range(n) if j != i):
             return i
     return None
+
+
+def _ways_up(view: np.ndarray, unknown: np.ndarray, pair: tuple[Placed, Placed],
+             evidence: float) -> tuple[Placed, ...]:
+    """A candidate the way up its ink fits the view best, and the other way too unless the
+    view's visible ink rules that out: a verdict must then hold either way. (The way that
+    fits best alone read bellot's 9D as an eight under the thumb: the nine lay turned, and
+    its off-centre middle pip, all that tells its two ways apart, lay under the thumb; it
+    fitted best upright, its pip where the view showed paper.)"""
+    best, other = sorted(pair, key=lambda p: fit(view, p), reverse=True)
+    if compare(view, unknown, best, other).evidence >= evidence:
+        return (best,)
+    return best, other

@@ -303,6 +303,24 @@ def test_a_thumb_over_the_pips_that_tell_ranks_apart_holds_the_rank() -> None:
     assert right >= 0.6 * 3 * len(cards) * len(THUMBS)
 
 
+def test_a_turned_nine_whose_odd_pip_is_under_the_thumb_is_no_eight() -> None:
+    """bellot prints a nine's middle pip off centre: turned, it lies at the lower middle,
+    where the thumb hid it, and only that pip tells the nine's two ways up apart. Laid over
+    the view the way its ink fitted best, the nine lay upright, its pip where the view
+    showed paper, and the card was read as an eight at 1.000."""
+    frames = learning_pass("bellot", pip_only=True)
+    reader = ProfileReader(learn_profile(zip(FULL_DECK, ([f] for f in frames),
+                                             strict=True)).profile)
+    deck = faces("bellot", pip_only=True)
+    nines = [Card.parse(c) for c in ("9C", "9D")]
+    rng = np.random.default_rng(1)
+    camera = StillCamera(session(5).relit(rng, "normal"), rng, [deck[c] for c in nines])
+    for card in nines:
+        for thumb in (Thumb(0.45, 0.5), Thumb(0.45, 0.6), Thumb(0.55, 0.55)):
+            reading = reader.read(camera.shoot(deck[card], thumb=thumb, upside_down=True))
+            assert reading.card == card or not reading.is_sure, (card, thumb, reading)
+
+
 @pytest.mark.parametrize(("misread_suit", "checks"), [(False, True), (True, False)])
 def test_index_check_only_for_decks_whose_corners_never_overrule_a_right_card(
         mocker: MockerFixture, misread_suit: bool, checks: bool) -> None:
