@@ -52,11 +52,15 @@ _THUMB_PAPER = cv2.getStructuringElement(cv2.MORPH_RECT, (41, 41))
 _THUMB_DARK = 0.12
 #: ... still there once an opening wider than any pip or stroke took those away, ...
 _THUMB_BODY = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
+#: ... its parts within a light nail's rim of each other one body, ...
+_THUMB_PARTS = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 #: ... that runs in from one edge of the face at least this share of the way across, with
-#: its rim and soft shadow round it. (A court picture printed out to the card's edge may do
-#: so too, and parts of it are then unknown: bellot's kings.)
+#: its soft rim and shadow round it, and a rank check's cell more (it counts a cell's ink
+#: shown where a cell next to it has it: orell's pip-only 7C was read as an eight for the
+#: rim's skin beside the eight's pip under the thumb). (A court picture printed out to the
+#: card's edge may do so too, and parts of it are then unknown: bellot's kings.)
 _THUMB_REACH = 0.25
-_THUMB_SHADOW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
+_THUMB_SHADOW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +131,22 @@ def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
     paper = cv2.morphologyEx(capped, cv2.MORPH_CLOSE, _THUMB_PAPER)
     dark = (capped < (1.0 - _THUMB_DARK) * paper).astype(np.uint8)
     body = cv2.morphologyEx(dark, cv2.MORPH_OPEN, _THUMB_BODY)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    # Its parts a light nail's rim splits off are one thumb (orell's pip-only 7C: the skin
+    # below the nail, alone, reached less than a quarter of the way across).
+    count, groups = cv2.connectedComponents(cv2.dilate(body, _THUMB_PARTS), connectivity=8)
     h, w = grey.shape
     over = np.zeros((h, w), np.uint8)
     for i in range(1, count):
-        x, y, width, height = (int(v) for v in stats[i, :4])
-        top, bottom = y <= 1, y + height >= h - 1
-        left, right = x <= 1, x + width >= w - 1
-        reach = max(height / h if top != bottom else 0.0, width / w if left != right else 0.0)
+        part = (groups == i) & (body > 0)
+        ys, xs = np.nonzero(part)
+        if ys.size == 0:
+            continue
+        top, bottom = ys.min() <= 1, ys.max() >= h - 2
+        left, right = xs.min() <= 1, xs.max() >= w - 2
+        reach = max((ys.max() + 1 - ys.min()) / h if top != bottom else 0.0,
+                    (xs.max() + 1 - xs.min()) / w if left != right else 0.0)
         if reach >= _THUMB_REACH:
-            over[labels == i] = 1
+            over[part] = 1
     return cv2.dilate(over, _THUMB_SHADOW).astype(np.float32)
 
 
