@@ -319,13 +319,18 @@ def test_the_thumb_is_marked_over_its_light_nail_too() -> None:
             assert over[round(y * h) - 1, round(thumb.x * w)] == 1, (card, y)
 
 
+def _pip_only_reader(deck: str) -> ProfileReader:
+    """A reader of the deck's pip-only variant, learned from its learning pass."""
+    frames = learning_pass(deck, pip_only=True)
+    return ProfileReader(learn_profile(zip(FULL_DECK, ([f] for f in frames),
+                                           strict=True)).profile)
+
+
 def test_a_thumb_over_the_pips_that_tell_ranks_apart_holds_the_rank() -> None:
     """With a profile of a pip-only deck, the thumb's skin was taken for print: a thumb over
     the place of a seven's extra pip made a six a seven at 1.000. The thumb hides print, and
     evidence hidden decides nothing: a card may be held, never misread."""
-    frames = learning_pass(DEV_DECK, pip_only=True)
-    profile = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True)).profile
-    reader = ProfileReader(profile)
+    reader = _pip_only_reader(DEV_DECK)
     deck = faces(DEV_DECK, pip_only=True)
     cards = [Card.parse(c) for c in ("6C", "7C", "8C", "6H", "7H", "8H", "9S", "10S")]
     right = 0
@@ -346,9 +351,7 @@ def test_a_turned_nine_whose_odd_pip_is_under_the_thumb_is_no_eight() -> None:
     where the thumb hid it, and only that pip tells the nine's two ways up apart. Laid over
     the view the way its ink fitted best, the nine lay upright, its pip where the view
     showed paper, and the card was read as an eight at 1.000."""
-    frames = learning_pass("bellot", pip_only=True)
-    reader = ProfileReader(learn_profile(zip(FULL_DECK, ([f] for f in frames),
-                                             strict=True)).profile)
+    reader = _pip_only_reader("bellot")
     deck = faces("bellot", pip_only=True)
     nines = [Card.parse(c) for c in ("9C", "9D")]
     rng = np.random.default_rng(1)
