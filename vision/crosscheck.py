@@ -30,7 +30,7 @@ from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import heart_on_its_head
 from vision.indices import IndexBlobs, find_indices, index_corners, rank_encloses_counter, speckled
 from vision.pixels import DARK, ink_levels
-from vision.printstate import SHARP_ENOUGH, SMEARED, colour_lost, print_blur, print_smear
+from vision.printstate import SHARP_ENOUGH, colour_lost, print_blur, smeared
 from vision.quad import CARD_H, CARD_W
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
@@ -265,7 +265,7 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     if reading.rank is None or max(reading.confidence, reading.rank_confidence,
                                    reading.suit_confidence) < CAP:
         return reading
-    if print_smear(card) > SMEARED:
+    if smeared(card):
         # Smeared print (a camera shaken during the exposure) was read surely wrong.
         return cap_suit(cap_rank(reading))
     if colour_lost(card):

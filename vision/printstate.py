@@ -13,9 +13,17 @@ import cv2
 import numpy as np
 
 from vision.indices import index_corners
-from vision.pixels import darkest_channel, lit_channels, paper_colour
+from vision.pixels import darkest_channel, lit_channels, ninetieth, paper_colour
 
-__all__ = ["SHARP_ENOUGH", "SMEARED", "colour_lost", "dimmed_corners", "print_blur", "print_smear"]
+__all__ = [
+    "SHARP_ENOUGH",
+    "SMEARED",
+    "colour_lost",
+    "dimmed_corners",
+    "print_blur",
+    "print_smear",
+    "smeared",
+]
 
 #: Where no glyph is shaped like a spade or a club, the index network's word for a black suit
 #: stands alone only on print this sharp: its edges blurred by at most this Gaussian sigma
@@ -38,8 +46,16 @@ SHARP_ENOUGH = 1.8
 #: decks, seeds 2024 and 777: of 6 556 frames within the ranges, hard and normal, 3 measure
 #: over 2.9 (up to 3.02), where grey had 20 (up to 3.57; pale ink, above all the
 #: four-colour decks' yellow diamonds); of 3 262 shaken frames, the 32 read surely wrong
-#: without the hold measure 2.96-4.28 (on grey 2.81-4.2).
+#: without the hold measure 2.96-4.28 (on grey 2.81-4.2). Measured both ways (smeared:
+#: against all of each corner and against its print past the box; tools/measure_print_smear.py,
+#: the same decks and seeds): within the ranges 1 of 6 592 frames measures over 2.9 (2.93;
+#: 3 measured one way), and of the 17 shaken frames read surely wrong without the hold now,
+#: 1 measures under it (bellot's JC read as QC, 2.66, as measured one way).
 SMEARED = 2.9
+#: The box beyond the card's edge is sought this many pixels into an index corner from its
+#: top and its left side, as rows and columns darker than _BOX_DARK of the paper.
+_BOX_REACH = 12
+_BOX_DARK = 0.75
 #: print_blur's window (pixels): wide enough to span an edge blurred that far.
 _EDGE_SPAN = np.ones((15, 15), np.uint8)
 #: print_smear tells edges facing this many directions apart (22.5 degrees each).
@@ -89,18 +105,31 @@ def print_blur(card: np.ndarray) -> float:
                default=float("inf"))
 
 
-def print_smear(card: np.ndarray) -> float:
+def smeared(card: np.ndarray) -> bool:
+    """Whether the index corners' print is smeared past SMEARED, as :func:`print_smear`
+    measures it both ways: its edges judged steep against all of each corner, and against
+    its print past the box beyond the card's edge. A camera shaken smears both. Judged
+    against the box's edge alone, pale print went unseen (neoclassical_4_color's blue 6S
+    measured 3.02, seed 36); judged against pale print alone, in dim light, the sensor's
+    noise passed for edges (its 10S measured 4.64). The second way is measured only where
+    the first says smeared: most frames are not."""
+    return print_smear(card) > SMEARED and print_smear(card, past_box=True) > SMEARED
+
+
+def print_smear(card: np.ndarray, past_box: bool = False) -> float:
     """How blurred the index corners' print is across its most blurred direction: as
     :func:`print_blur`, but for the edges facing each of eight directions apart, the worst
     direction taken (the sharper corner counts). A camera moving during the exposure smears
     the print along its path and leaves the edges across it sharp, which print_blur sees.
+    With ``past_box``, an edge is steep against the corner's print past the box beyond the
+    card's edge (:func:`_past_box`), not against the box's own edge where it shows.
 
     Measured on each pixel's darkest channel: on grey, pale coloured ink (a four-colour
     deck's yellow diamonds, blue spades) shows so little contrast that the few edges found,
     some of them not the print's, measured one direction smeared past SMEARED on sharp
     print."""
     smears = []
-    for sigma, facing in _corner_edges(card, darkest=True):
+    for sigma, facing in _corner_edges(card, darkest=True, past_box=past_box):
         bins = np.floor_divide(facing + 90 / _DIRECTIONS, 180 / _DIRECTIONS).astype(int)
         bins %= _DIRECTIONS
         # One sort for all directions: by direction, then by sigma within each.
@@ -125,10 +154,31 @@ def _tenth_of_sorted(ordered: np.ndarray) -> float:
     return float(ordered[low] + (ordered[high] - ordered[low]) * (at - low))
 
 
-def _corner_edges(card: np.ndarray, darkest: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+def _past_box(plane: np.ndarray) -> tuple[slice, slice]:
+    """The part of an index corner past the box beyond the card's edge and its reach: the
+    rows from its top and the columns from its left side (the card's edges there, as
+    :func:`vision.quad.corners` turns them) whose median is darker than _BOX_DARK of the
+    paper, each run unbroken from the side, and the edge window's reach past them. Print
+    fills less than half of a row or a column there."""
+    dark = _BOX_DARK * float(ninetieth(plane[::2, ::2].ravel()))
+    rows = _from_the_side(np.median(plane[:_BOX_REACH], axis=1) < dark)
+    columns = _from_the_side(np.median(plane[:, :_BOX_REACH], axis=0) < dark)
+    reach = _EDGE_SPAN.shape[0] // 2 + 1
+    return np.s_[rows + reach if rows else None:, columns + reach if columns else None:]
+
+
+def _from_the_side(dark: np.ndarray) -> int:
+    """How many of the flags lead unbroken from the first."""
+    return len(dark) if dark.all() else int(np.argmin(dark))
+
+
+def _corner_edges(card: np.ndarray, darkest: bool, past_box: bool = False
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each index corner with print, the blur sigma at each steep edge pixel (as
     print_blur says) and the way the edge faces (its gradient's angle, 0-180 degrees), on
-    grey or on each pixel's ``darkest`` channel."""
+    grey or on each pixel's ``darkest`` channel. An edge is steep against the corner's
+    steepest, or (``past_box``) against the steepest of its part past the box beyond the
+    card's edge (:func:`_past_box`)."""
     edges_of = []
     for corner in index_corners(card):
         plane = darkest_channel(corner) if darkest else cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY)
@@ -137,7 +187,10 @@ def _corner_edges(card: np.ndarray, darkest: bool) -> list[tuple[np.ndarray, np.
         dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
         slope = np.hypot(dx, dy) / 8.0
         span = cv2.dilate(grey, _EDGE_SPAN) - cv2.erode(grey, _EDGE_SPAN)
-        edges = (span > 0.6 * span.max()) & (slope > 0.25 * slope.max())
+        part = _past_box(plane) if past_box else np.s_[:, :]
+        if span[part].size == 0:
+            part = np.s_[:, :]
+        edges = (span > 0.6 * span[part].max()) & (slope > 0.25 * slope[part].max())
         if edges.sum() >= 5:
             sigma = span[edges] / (np.sqrt(2 * np.pi) * slope[edges])
             edges_of.append((sigma, np.degrees(np.arctan2(dy[edges], dx[edges])) % 180))
