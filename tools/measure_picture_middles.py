@@ -74,8 +74,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=156, help="frames a deck")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    decks = [d for d in corpus.DEV_DECKS if corpus.deck_info(d).index_style == "standard"]
-    located, no_numbers = measure(decks, args.frames, args.seed)
+    located, no_numbers = measure(corpus.standard_dev_decks(), args.frames, args.seed)
     for name in ("number", "court", "ace"):
         print(f"{name} cards: {no_numbers[name]} of {located[name]} located show no number "
               f"({no_numbers[name] / max(located[name], 1):.1%})")

@@ -72,8 +72,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=104, help="frames a deck and condition")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    decks = [d for d in corpus.DEV_DECKS if corpus.deck_info(d).index_style == "standard"]
-    within, wrong = measure(decks, args.frames, args.seed)
+    within, wrong = measure(corpus.standard_dev_decks(), args.frames, args.seed)
     over = [w for w in within if w[2] > SMEARED]
     print(f"within the ranges (hard and normal): {len(over)} of {len(within)} located frames "
           f"measure over SMEARED ({SMEARED}); the most {max(w[2] for w in within):.2f}")

@@ -48,6 +48,7 @@ __all__ = [
     "render_card",
     "render_deck",
     "rsvg_convert",
+    "standard_dev_decks",
 ]
 
 THEME_DIR = Path("/usr/share/aisleriot/cards")
@@ -225,6 +226,11 @@ def deck_info(deck: str) -> DeckInfo:
     """What is known about an installed deck (a theme not surveyed is assumed standard)."""
     _theme_path(deck)
     return _SURVEY.get(deck) or DeckInfo(deck, "standard", True, "not surveyed")
+
+
+def standard_dev_decks() -> list[str]:
+    """The dev decks indexed A K Q J 10-2: what the zero-shot reader's lines are measured on."""
+    return [d for d in DEV_DECKS if deck_info(d).index_style == "standard"]
 
 
 def list_decks(*, french_only: bool = True) -> list[DeckInfo]:
