@@ -7,7 +7,7 @@ Reproducible: the standard-indexed dev decks only, the benchmark's own frames
 (bench/vision_accuracy.py's zero-shot stream, 104 a deck: hard light, normal light, and hard
 light with `--beyond shake`), located and straightened by the firmware's own code. The
 shaken frames are read by the zero-shot reader with the hold on smeared print taken off,
-which shows the readings the hold is for: those read surely wrong. About seven minutes a
+which shows the readings the hold is for: those read surely wrong. About ten minutes a
 seed on one core:
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/measure_print_smear.py --seed 2024
@@ -68,7 +68,8 @@ def measure(decks: list[str], frames: int, seed: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--seed", type=int, default=2024,
+                        help="the benchmark's seed (--seed of bench/vision_accuracy.py)")
     parser.add_argument("--frames", type=int, default=104, help="frames a deck and condition")
     args = parser.parse_args()
     cv2.setNumThreads(1)
