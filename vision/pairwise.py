@@ -132,15 +132,15 @@ def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
     dark = (capped < (1.0 - _THUMB_DARK) * paper).astype(np.uint8)
     body = cv2.morphologyEx(dark, cv2.MORPH_OPEN, _THUMB_BODY)
     # Its parts a light nail's rim splits off are one thumb (orell's pip-only 7C: the skin
-    # below the nail, alone, reached less than a quarter of the way across).
+    # below the nail, alone, reached less than a quarter of the way across). Each group
+    # grew from the body, so holds some of it.
     count, groups = cv2.connectedComponents(cv2.dilate(body, _THUMB_PARTS), connectivity=8)
     h, w = grey.shape
     over = np.zeros((h, w), np.uint8)
+    inked = body > 0
     for i in range(1, count):
-        part = (groups == i) & (body > 0)
+        part = (groups == i) & inked
         ys, xs = np.nonzero(part)
-        if ys.size == 0:
-            continue
         top, bottom = ys.min() <= 1, ys.max() >= h - 2
         left, right = xs.min() <= 1, xs.max() >= w - 2
         reach = max((ys.max() + 1 - ys.min()) / h if top != bottom else 0.0,

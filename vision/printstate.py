@@ -187,9 +187,8 @@ def _corner_edges(card: np.ndarray, darkest: bool, past_box: bool = False
         dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
         slope = np.hypot(dx, dy) / 8.0
         span = cv2.dilate(grey, _EDGE_SPAN) - cv2.erode(grey, _EDGE_SPAN)
+        # The box is sought only _BOX_REACH into the corner: most of the corner lies past it.
         part = _past_box(plane) if past_box else np.s_[:, :]
-        if span[part].size == 0:
-            part = np.s_[:, :]
         edges = (span > 0.6 * span[part].max()) & (slope > 0.25 * slope[part].max())
         if edges.sum() >= 5:
             sigma = span[edges] / (np.sqrt(2 * np.pi) * slope[edges])
