@@ -52,7 +52,7 @@ from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_counter
 from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
 from vision.quad import CardQuad, corners, straighten, within_margin
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
-from vision.unturned import TurnedBack, check_unturned, turned_witness
+from vision.unturned import TURNED_PAIR, TurnedBack, check_unturned, turned_witness, unseen
 
 if TYPE_CHECKING:
     from vision.profile import ProfileReader
@@ -81,8 +81,6 @@ MARGIN = 0.02
 #: doubting so much, where both name the same rank, is looked at within a margin too; the
 #: foreign letters confirmed wrongly showed "no index" at 0.01 at most.
 INDEX_DOUBT = 0.05
-#: Two numerals each the other turned half round, in most typefaces.
-TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
 class CornerReader:
     """Reads any standard-indexed deck with no setup (a :class:`~vision.reading.Reader`)."""
@@ -155,7 +153,7 @@ class CornerReader:
         voters = ranks
         rank_p = weighed(voters)
         rank_i = int(rank_p.argmax())
-        turned = None
+        turned, alone = None, None
         if RANK_CLASSES[rank_i] is not None and rank_p[rank_i] < ACCEPT_THRESHOLD:
             # A corner with a lower index printed unturned may vote against the other: where
             # it names the other's rank once turned back, the other speaks alone.
@@ -213,7 +211,7 @@ class CornerReader:
         # cut out alone may hold the reading.
         checked = check(reading, card, self._glyphs, middle, indices, evidence)
         if turned is None and indices is not None:
-            turned = TurnedBack(self._sure_rank, card, ranks[:, -1], indices)
+            turned = TurnedBack(self._sure_rank, card, unseen(ranks), indices)
         # The pips' places pick only between ranks the index weighs; a number the index is
         # sure of, with a pip where that rank's layout never puts one, is held instead (a
         # turned 6 was read as 9 at 0.89 with a pip at mid-height in a side column).
@@ -255,7 +253,8 @@ class CornerReader:
         # Where they name a 6 and a 9, one index was read the wrong way up (a deck printing
         # its lower index unturned), and where the pips stand may settle which: that deck's
         # 9C, its lower index read as 6 and one pip unseen, stood held at 0.85.
-        unsettled = (disagree and named and not counts_exactly(rank, middle)
+        # (Not where the other corner, turned back, named the rank: its index is on its head.)
+        unsettled = (disagree and named and alone is None and not counts_exactly(rank, middle)
                      and not self._one_index_turned(ranks, rank, middle))
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,

@@ -1,6 +1,7 @@
 """A deck may print its lower index unturned: in the corner turned to read it, it stands
-upside down, and the network sees no index there. Such a corner, read turned back, is a
-witness to the rank the other corner names (:class:`TurnedBack`, :func:`check_unturned`).
+upside down, and the network sees no index there, or another rank. Such a corner, read
+turned back, is a witness to the rank the other corner names (:class:`TurnedBack`,
+:func:`check_unturned`, :func:`turned_witness`).
 """
 
 from __future__ import annotations
@@ -15,26 +16,28 @@ from vision.indices import IndexBlobs, find_indices, turn_glyphs
 from vision.reading import ACCEPT_THRESHOLD, Reading
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
-__all__ = ["TurnedBack", "check_unturned", "turned_witness"]
+__all__ = ["TURNED_PAIR", "TurnedBack", "check_unturned", "turned_witness", "unseen"]
+
+#: Two numerals each the other turned half round, in most typefaces.
+TURNED_PAIR = (Rank.SIX, Rank.NINE)
 
 
 class TurnedBack:
-    """The corners (0 top-left, 1 bottom-right) the network sees no index in (``no_index``
-    0.5 or more, by corner) where the glyph search finds a rank over a suit glyph (an index
-    printed unturned, it may be), each read turned back (:func:`vision.indices.turn_glyphs`:
-    its glyphs turned half round each where it stands, or as one block) at most once a card:
-    the doubtful outline's hold and :func:`check_unturned` both ask. ``indices`` (both
-    corners' glyphs, :func:`vision.indices.find_indices`) are kept for the reader's checks."""
+    """The ``doubted`` corners (0 top-left, 1 bottom-right) where the glyph search finds a
+    rank over a suit glyph (an index printed unturned, it may be), each read turned back
+    (:func:`vision.indices.turn_glyphs`: its glyphs turned half round each where it stands,
+    or as one block) at most once a card: the doubtful outline's hold and
+    :func:`check_unturned` both ask. ``indices`` (both corners' glyphs,
+    :func:`vision.indices.find_indices`) are kept for the reader's checks."""
 
     def __init__(self, sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
-                 no_index: np.ndarray, indices: tuple[IndexBlobs | None, IndexBlobs | None]
-                 ) -> None:
+                 doubted: Collection[int],
+                 indices: tuple[IndexBlobs | None, IndexBlobs | None]) -> None:
         self._sure_rank, self._card, self.indices = sure_rank, card, indices
         self.corners = {corner: found for corner, found in enumerate(indices)
-                        if no_index[corner] >= 0.5 and found is not None
-                        and found.suit is not None}
+                        if corner in doubted and found is not None and found.suit is not None}
         self._read: dict[tuple[int, bool], Rank | None] = {}
 
     def rank(self, corner: int, together: bool = False) -> Rank | None:
@@ -75,12 +78,32 @@ def check_unturned(turned: TurnedBack, reading: Reading) -> Reading:
 def turned_witness(sure_rank: Callable[[np.ndarray, int], Rank | None], card: np.ndarray,
                    ranks: np.ndarray, rank_i: int) -> tuple[TurnedBack | None, int | None]:
     """Where one corner names rank ``rank_i`` (an index of ``ranks``' rows, a corner's rank
-    probabilities each, "no index" last) surely and the network sees no index in the other,
-    which turned back (:class:`TurnedBack`) names the same rank surely: the corners turned
-    back, and the sure corner. A J on its head was read as a 4 at 0.15
-    (kde-ancient-egyptians' lower index), which held the J the other corner named at 1.0."""
-    sure = int(ranks[:, -1].argmin())
-    if ranks[1 - sure, -1] < 0.5 or ranks[sure, rank_i] < ACCEPT_THRESHOLD:
+    probabilities each, "no index" last) surely and the other, turned back
+    (:class:`TurnedBack`), names the same rank surely: the corners turned back, and the sure
+    corner. The other corner may show no index to the network, or an index on its head
+    that passes for another rank: a J on its head was read as a 4 at 0.15, and at 0.75
+    (kde-ancient-egyptians' lower index), which held the J the other corner named at 1.0;
+    that deck's A on its head was read as a J at 0.98. Not a 6 and a 9: the one turned half
+    round is the other, in whichever corner the index printed the right way up stands."""
+    sure = int(ranks[:, rank_i].argmax())
+    other = 1 - sure
+    if ranks[sure, rank_i] < ACCEPT_THRESHOLD:
         return None, None
-    turned = TurnedBack(sure_rank, card, ranks[:, -1], find_indices(card))
-    return turned, sure if turned.names(Rank(rank_i + 1)) else None
+    shows_index = other not in unseen(ranks)
+    named = {Rank(rank_i + 1), Rank(int(ranks[other, :-1].argmax()) + 1)}
+    # A corner that names the same rank as it stands does not show it on its head (blur
+    # may leave a round glyph alike either way up: a blurred Q read as 4 in both corners).
+    if shows_index and (len(named) == 1 or named == set(TURNED_PAIR)):
+        return None, None
+    turned = TurnedBack(sure_rank, card, (other,), find_indices(card))
+    if turned.names(Rank(rank_i + 1)):
+        return turned, sure
+    # A corner that shows an index is turned back only to witness, never to hold: its
+    # index may be printed the right way up and misread.
+    return (None if shows_index else turned), None
+
+
+def unseen(ranks: np.ndarray) -> tuple[int, ...]:
+    """The corners the network sees no index in ("no index", the last of each row of rank
+    probabilities, 0.5 or more)."""
+    return tuple(int(corner) for corner in np.flatnonzero(ranks[:, -1] >= 0.5))

@@ -30,6 +30,7 @@ from vision.reader import MARGIN, CornerReader, ModelError, load_reader
 from vision.reading import ACCEPT_THRESHOLD
 from vision.sceneparams import SceneParams
 from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
+from vision.unturned import turned_witness
 
 # The shared stills live beside the tests (pytest runs in importlib mode: no package path).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -378,6 +379,57 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
         # the vote holds the card.
         mocker.patch("vision.reader.turned_witness", return_value=(None, None))
         assert not reader.read_card(card).is_sure
+
+
+@pytest.mark.parametrize(("code", "together"), [("JD", False), ("JD", True), ("KD", True),
+                                                ("6D", True)])
+def test_an_index_on_its_head_that_passes_for_another_rank_still_witnesses(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture,
+        code: str, together: bool) -> None:
+    # The lower index printed unturned, glyph by glyph or as one block, may pass for another
+    # rank on its head (kde-ancient-egyptians' A was read there as a J at 0.98): that
+    # corner's vote holds the card. Turned back, it names the upper corner's rank.
+    printed = _straight(dev_deck, code)
+    found = find_indices(printed)[1]
+    assert found is not None
+    card = turn_glyphs(printed, 1, found, together)
+    ranks, _ = IndexNet.load().probabilities(corner_patches(card))
+    assert ranks[1, -1] < 0.5  # the corner shows an index
+    assert RANK_CLASSES[int(ranks[1, :-1].argmax())] != Card.parse(code).rank
+    reading = reader.read_card(card)
+    assert reading.is_sure and reading.card == Card.parse(code), reading
+    mocker.patch("vision.reader.turned_witness", return_value=(None, None))
+    assert not reader.read_card(card).is_sure
+
+
+@pytest.mark.parametrize(("as_it_stands", "witnessed"), [(Rank.QUEEN, True), (Rank.FOUR, False)])
+def test_a_corner_naming_the_rank_either_way_up_is_no_witness(
+        dev_deck: dict[Card, np.ndarray], as_it_stands: Rank, witnessed: bool) -> None:
+    # The upper corner reads 4 surely; the lower, turned back, reads 4 too. That witnesses
+    # the 4 only where the lower corner, as it stands, names another rank (an index on its
+    # head): a glyph blurred round reads alike either way up (a blurred QH read as 4 in
+    # both corners, past RIG.md's range).
+    ranks = np.zeros((2, len(RANK_CLASSES)))
+    ranks[:, -1] = 0.05
+    ranks[0, RANK_CLASSES.index(Rank.FOUR)] = 0.95
+    ranks[1, RANK_CLASSES.index(as_it_stands)] = 0.55
+    ranks[1, RANK_CLASSES.index(Rank.SEVEN)] = 0.40
+    turned, alone = turned_witness(lambda card, corner: Rank.FOUR, _straight(dev_deck, "4H"),
+                                   ranks, RANK_CLASSES.index(Rank.FOUR))
+    assert (alone == 0) == witnessed and (turned is not None) == witnessed
+
+
+@pytest.mark.parametrize(("code", "upper"), [("9D", "6D"), ("6D", "9D"), ("6H", "9H")])
+def test_a_six_and_a_nine_do_not_witness_each_other_turned_back(
+        reader: CornerReader, dev_deck: dict[Card, np.ndarray], code: str, upper: str) -> None:
+    # A 6 turned half round is a 9. Where one corner reads a 6 and the other a 9, and no
+    # pip is there to count, the corner turned back would witness whichever rank the vote
+    # leaned to: this 9D was read as 6D at 0.9999.
+    card = _straight(dev_deck, code)
+    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+    card[:h, :w] = _straight(dev_deck, upper)[:h, :w]
+    card[h:CARD_H - h, w:CARD_W - w] = card[CARD_H // 2, 3]  # the pips painted out
+    assert not reader.read_card(card).is_sure
 
 
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
