@@ -23,7 +23,7 @@ from vision.indexnet import (
     IndexNet,
     corner_patches,
 )
-from vision.indices import find_indices, index_near_edge, turn_glyphs
+from vision.indices import IndexBlobs, find_indices, index_near_edge, turn_glyphs
 from vision.locate import locate, look_deeper
 from vision.quad import CARD_H, CARD_W, CardQuad, straighten
 from vision.reader import MARGIN, CornerReader, ModelError, load_reader
@@ -346,6 +346,15 @@ def test_one_index_read_alone_through_an_outline_that_took_in_the_box_is_held(
     assert CornerReader().read_card(_straight(dev_deck, code)).is_sure
 
 
+def _lower_index(faces: dict[Card, np.ndarray], code: str) -> tuple[np.ndarray, IndexBlobs]:
+    """One face straightened, and its lower index's glyphs as :func:`find_indices` finds
+    them."""
+    printed = _straight(faces, code)
+    found = find_indices(printed)[1]
+    assert found is not None
+    return printed, found
+
+
 @pytest.mark.parametrize(("code", "misprint"), [("KH", "JH"), ("KS", "JS"), ("KC", "JC"),
                                               ("JS", "QS"), ("JH", "KH"), ("JC", "QC")])
 def test_an_index_printed_unturned_witnesses_the_other_corner(
@@ -355,9 +364,7 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     # upside down in the corner turned to read it, where the network sees no index; its
     # glyphs turned back where they stand, it must name the card the upper index names.
     # (An index printed unturned as one block is test_pipcount's upright lower index.)
-    printed = _straight(dev_deck, code)
-    found = find_indices(printed)[1]
-    assert found is not None
+    printed, found = _lower_index(dev_deck, code)
     for together in (False, True):  # turned back where it was turned
         assert np.array_equal(turn_glyphs(turn_glyphs(printed, 1, found, together), 1, found,
                                           together), printed)
@@ -389,9 +396,7 @@ def test_an_index_on_its_head_that_passes_for_another_rank_still_witnesses(
     # The lower index printed unturned, glyph by glyph or as one block, may pass for another
     # rank on its head (kde-ancient-egyptians' A was read there as a J at 0.98): that
     # corner's vote holds the card. Turned back, it names the upper corner's rank.
-    printed = _straight(dev_deck, code)
-    found = find_indices(printed)[1]
-    assert found is not None
+    printed, found = _lower_index(dev_deck, code)
     card = turn_glyphs(printed, 1, found, together)
     ranks, _ = IndexNet.load().probabilities(corner_patches(card))
     assert ranks[1, -1] < 0.5  # the corner shows an index
