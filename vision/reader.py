@@ -203,7 +203,7 @@ class CornerReader:
             return _Look(Reading(None, 0.0, None, suit, 0.0, suit_conf), False, False, 1.0)
         confidence = rank_conf * suit_conf
         reading = Reading(Card(rank, suit), confidence, rank, suit, rank_conf, suit_conf)
-        one_index = float(ranks[:, -1].max()) >= 0.5  # a corner shows no index
+        one_index = bool(unseen(ranks))  # a corner shows no index
         if indices is None and one_index and reading.rank_confidence >= ACCEPT_THRESHOLD:
             indices = find_indices(card)  # once, for the checks and the corner turned back
         # The small index may be misread surely (a foreign letter taken for a numeral, a

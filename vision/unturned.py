@@ -89,14 +89,15 @@ def turned_witness(sure_rank: Callable[[np.ndarray, int], Rank | None], card: np
     other = 1 - sure
     if ranks[sure, rank_i] < ACCEPT_THRESHOLD:
         return None, None
+    rank = Rank(rank_i + 1)
     shows_index = other not in unseen(ranks)
-    named = {Rank(rank_i + 1), Rank(int(ranks[other, :-1].argmax()) + 1)}
+    named = {rank, Rank(int(ranks[other, :-1].argmax()) + 1)}
     # A corner that names the same rank as it stands does not show it on its head (blur
     # may leave a round glyph alike either way up: a blurred Q read as 4 in both corners).
     if shows_index and (len(named) == 1 or named == set(TURNED_PAIR)):
         return None, None
     turned = TurnedBack(sure_rank, card, (other,), find_indices(card))
-    if turned.names(Rank(rank_i + 1)):
+    if turned.names(rank):
         return turned, sure
     # A corner that shows an index is turned back only to witness, never to hold: its
     # index may be printed the right way up and misread.
