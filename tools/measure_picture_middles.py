@@ -1,6 +1,6 @@
 """Measure how often a card's middle shows no number (vision.crosscheck.no_number: a picture,
 or print broader than pips stand) on number cards, court cards and aces: the figure that
-vision.pipcount.PICTURE_ON_NUMBERS rests on.
+vision.courtcards.PICTURE_ON_NUMBERS rests on.
 
 Reproducible: a fixed seed, the standard-indexed dev decks only, random cards of each shot
 by the rig's simulated camera (hard light on two frames in three, normal on the third, the

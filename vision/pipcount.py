@@ -23,13 +23,8 @@ centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an ev
 nor a court card's: such a rank read on it is held (a 4 read from an ace's index smeared by
 a shaken camera; a J from a foreign ace's "1").
 
-A court card's picture witnesses against the numbers in turn (:func:`weigh_picture`): where
-the middle shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and
-both corners name the same court rank likeliest (one of them surely), the numbers the index
-still weighs are weighed down as seldom as a number card's middle looks so. It does not
-tell a queen from a jack; the rank's own print may (:func:`weigh_counter`): a counter
-spanning its middle, a Q's bowl, weighs the jack and the king down where that leaves the
-queen likeliest.
+A court card's own witnesses, its picture and a queen's counter, are in
+:mod:`vision.courtcards`.
 
 >>> counts = PipCounts.load()                                # doctest: +SKIP
 >>> counts.weigh(rank_p, look_at_middle(card))               # doctest: +SKIP
@@ -49,10 +44,9 @@ from shoe.cards import Rank
 from vision.crosscheck import PIP_TALLEST, Middle, counts_pips, no_number, only_small_blobs
 from vision.reading import ModelError
 
-__all__ = ["COUNTER_ON_JK", "FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE",
-           "NO_COUNT", "PICTURE_ON_NUMBERS", "PLACES", "SURE_CORNER", "PipCounts",
-           "counts_exactly", "layout_places", "pip_key", "pip_places", "placed",
-           "weigh_counter", "weigh_picture"]
+__all__ = ["FLOOR", "FORMAT", "HIDDEN", "INDEX_SHARE", "LAYOUT_SHARE", "NO_COUNT", "PLACES",
+           "PipCounts", "counts_exactly", "layout_places", "pip_key", "pip_places", "placed",
+           "weighed_by"]
 
 FORMAT = "faro-shoe pip counts"
 #: The table's key for frames whose middle shows no pips to count (a picture, or nothing).
@@ -96,30 +90,6 @@ _OFF_CENTRE = 0.05
 #: splitting a pip or a card located off on 10% at most of a number card's, a third of the
 #: few placed frames of one deck's aces (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
-#: How much less likely a middle that shows no number (:func:`vision.crosscheck.no_number`)
-#: is on a number card than on a court card, as tools/measure_picture_middles.py measures it
-#: on the 16 standard-indexed dev decks (hard and normal light, the thumb on 30% of frames;
-#: 1 744 number cards and 512 court cards located): 3.9% of the number cards (63 of the 68
-#: tango_nuevo's, which prints a scene behind its pips) against 84% of the court cards.
-PICTURE_ON_NUMBERS = 0.046
-#: The picture weighs only where one corner names the court rank at least this surely: the
-#: doubt it settles is then the other corner's (blur, glare), not a letter the network does
-#: not know. Foreign letters were doubtful in both corners (a German jack's B read as K at
-#: 0.92 and 0.85, torn with an 8; an Italian jack's as K at 0.55 and 0.83; a German queen's
-#: D as J at 0.88 and 0.32), and weighed they were read as a K at 0.96, or came within 0.01
-#: of it; the standard court cards it settled showed one corner at 0.96-1.00.
-SURE_CORNER = 0.95
-#: How much likelier a rank that encloses a counter is to be a J or a K than any other
-#: rank, at the most. Measured over hard frames and the thumb on half (13 decks, with a
-#: counter as tall as 0.6 of the rank): such a counter showed in none of 2 227 jacks' and
-#: kings' index corners (under 3 in 2 227, at 95%) and in 70% of 1 161 queens': a ratio
-#: under 0.002, taken ten times as large. The counter that spans the rank's middle
-#: (vision.indices._COUNTER_TOP) showed in none of 2 705 and in 79-84% of 1 359 on the
-#: tuning decks.
-COUNTER_ON_JK = 0.02
-#: The rank classes (ace first) of the numbers, and of the court cards.
-_NUMBERS = slice(Rank.TWO - 1, Rank.TEN)
-_COURTS = range(Rank.JACK - 1, Rank.KING)
 
 
 def pip_key(middle: Middle) -> str:
@@ -321,7 +291,7 @@ class PipCounts:
         # (past RIG.md's ranges), and the two left made it a 2S at 0.92.
         hidden = middle.thumbed or (bool(middle.places) and not _rows_centred(middle))
         table = self.thumbed if hidden else self.likelihood
-        return _weighed(rank_p, table[key])
+        return weighed_by(rank_p, table[key])
 
     def layout_fits(self, rank: Rank, middle: Middle) -> bool:
         """Whether some dev deck's layout of ``rank`` shows a pip in each place where the
@@ -353,57 +323,10 @@ class PipCounts:
         fits = self._fitting(middle)
         if fits.all() or not (rank_p[:-1][fits] >= INDEX_SHARE).any():
             return rank_p
-        return _weighed(rank_p, np.where(fits, 1.0, FLOOR))
+        return weighed_by(rank_p, np.where(fits, 1.0, FLOOR))
 
 
-def weigh_picture(rank_p: np.ndarray, middle: Middle, corner_ranks: np.ndarray,
-                  counter: bool = False) -> np.ndarray:
-    """Rank probabilities (the 13 ranks, then "no index") weighed down on the numbers by
-    PICTURE_ON_NUMBERS where the middle shows no number and both corners' rank probabilities
-    (``corner_ranks``, a row each, "no index" last) name the same court rank likeliest, one
-    of them at SURE_CORNER or more, or either where the rank's print encloses a ``counter``
-    (:func:`vision.indices.rank_encloses_counter`).
-
-    Under hard light the index network may be torn between a court rank and a number whose
-    blurred numeral looks like it (a simplistic QD read Q 0.73 against 10 0.26 in one corner,
-    Q 0.99 in the other). The middle settles that, but not which court rank: the court ranks
-    and the ace (whose ornament may look like a picture) keep their weights. Both corners
-    must name it, as a middle that shows no number is on some decks' number cards too
-    (tango_nuevo's 8C, its middle a scene, was read as a court rank at 0.53 in one corner).
-    Not where the box showed across the middle (:meth:`PipCounts.weigh`).
-
-    A counter makes the letter a Q's or a foreign queen's D, no jack's or king's that the
-    network does not know (SURE_CORNER): orell's queens, in a typeface it never learned,
-    were torn with a 9 or a 10 in both corners under hard light (Q at 0.52-0.91).
-    """
-    named = corner_ranks.argmax(axis=1)
-    unsure = corner_ranks[:, named[0]].max() < SURE_CORNER and not counter
-    if (middle.banded or named[0] != named[1] or named[0] not in _COURTS or unsure
-            or not no_number(middle)):
-        return rank_p
-    likelihood = np.ones(len(Rank))
-    likelihood[_NUMBERS] = PICTURE_ON_NUMBERS
-    return _weighed(rank_p, likelihood)
-
-
-def weigh_counter(rank_p: np.ndarray) -> np.ndarray:
-    """Rank probabilities (the 13 ranks, then "no index") as where an index corner's rank
-    encloses a counter (:func:`vision.indices.rank_encloses_counter`), as a Q's does
-    and no J's or K's: the jack's and the king's weighed down by COUNTER_ON_JK, if the
-    queen so comes out likeliest; else as they were.
-
-    A queen in a typeface the index network never learned may be torn with a jack (orell's,
-    read Q 0.59-0.88 against J under hard light); the picture does not tell them apart. Only
-    a queen gains: a 10's 0 encloses a counter too, and foreign queens' letters the network
-    took for a 10 or a J (tarocco's D, Атласные's Д) were read as 10 at up to 0.985.
-    """
-    likelihood = np.ones(len(Rank))
-    likelihood[[Rank.JACK - 1, Rank.KING - 1]] = COUNTER_ON_JK
-    weighed = _weighed(rank_p, likelihood)
-    return weighed if weighed.argmax() == Rank.QUEEN - 1 else rank_p
-
-
-def _weighed(rank_p: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
+def weighed_by(rank_p: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
     """The ranks' probabilities times a likelihood each (Bayes' rule), "no index" kept."""
     weighted = rank_p[:-1] * likelihood
     return np.append((1.0 - rank_p[-1]) * weighted / weighted.sum(), rank_p[-1])

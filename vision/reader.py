@@ -1,26 +1,26 @@
 """The zero-shot reader: rank and suit from the corner indices, through a small network.
 
 The card is located and straightened (:mod:`vision.locate`); its top-left corner, and its
-bottom-right corner turned half round, each show an index the right way up whichever way
-the card lies. A small convolutional network (:mod:`vision.indexnet`: two, trained from
+bottom-right corner turned half round, each show an index the right way up whichever way the
+card lies. A small convolutional network (:mod:`vision.indexnet`: two, trained from
 different seeds and averaged in one file by ``tools/train_index_net.py`` on many decks,
-typefaces and suit shapes, run through ``cv2.dnn``) names rank and suit in each corner,
-in colour, so red against black weighs in on the suit. The two corners must agree: their
+typefaces and suit shapes, run through ``cv2.dnn``) names rank and suit in each corner, in
+colour, so red against black weighs in on the suit. The two corners must agree: their
 probabilities are averaged, so a disagreement lowers the confidence instead of picking one.
-The pips counted in the card's middle weigh the rank, and a court card's picture weighs
-against the numbers (:mod:`vision.pipcount`); the suit glyphs' outlines hearts against
-diamonds (:mod:`vision.hearts`), the suit glyphs cut out alone spades against clubs
-(:mod:`vision.glyphs`), and the middle and the suit glyphs may
-then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner that shows
-an index the network sees none in (a lower index printed unturned), read again turned
-back (where it names the other corner's rank so, that corner speaks alone). Corners that
-disagree may mean an outline with a side off the card: the reader then looks again, the
-sides searched deeper into the card (:func:`vision.locate.look_deeper`); where they name a
-6 and a 9, the pips' places may settle which. A reading unsure with
-corners that agree, whose index stands nearer the card's edge than the network learned, is
-read again with the card shrunk within a margin of its paper
-(:func:`vision.quad.within_margin`), unless it is unsure whether the ink is red or black.
-A second look only ever confirms the card the first one leaned to.
+The pips counted in the card's middle weigh the rank (:mod:`vision.pipcount`), and a court
+card's picture and a queen's counter weigh against the numbers (:mod:`vision.courtcards`);
+the suit glyphs' outlines hearts against diamonds (:mod:`vision.hearts`), the suit glyphs
+cut out alone spades against clubs (:mod:`vision.glyphs`), and the middle and the suit
+glyphs may then hold a reading they contradict (:mod:`vision.crosscheck`); so may a corner
+that shows an index the network sees none in (a lower index printed unturned), read again
+turned back (where it names the other corner's rank so, that corner speaks alone). Corners
+that disagree may mean an outline with a side off the card: the reader then looks again, the
+sides searched deeper into the card (:func:`vision.locate.look_deeper`); where they name a 6
+and a 9, the pips' places may settle which. A reading unsure with corners that agree, whose
+index stands nearer the card's edge than the network learned, is read again with the card
+shrunk within a margin of its paper (:func:`vision.quad.within_margin`), unless it is unsure
+whether the ink is red or black. A second look only ever confirms the card the first one
+leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
+from vision.courtcards import REFUTED_BY_COUNTER, weigh_counter, weigh_picture
 from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
@@ -48,7 +49,7 @@ from vision.indexnet import (
 )
 from vision.indices import IndexBlobs, find_indices, index_near_edge, rank_encloses_counter
 from vision.locate import SHORTEST_OUTLINE, locate, look_deeper
-from vision.pipcount import PipCounts, counts_exactly, pip_places, weigh_counter, weigh_picture
+from vision.pipcount import PipCounts, counts_exactly, pip_places
 from vision.printstate import SHARP_ENOUGH, dimmed_corners, print_blur
 from vision.quad import CardQuad, corners, straighten, within_margin
 from vision.reading import ACCEPT_THRESHOLD, ModelError, Reading
@@ -254,8 +255,11 @@ class CornerReader:
         # its lower index unturned), and where the pips stand may settle which: that deck's
         # 9C, its lower index read as 6 and one pip unseen, stood held at 0.85.
         # (Not where the other corner, turned back, named the rank: its index is on its head.)
+        # (Nor where the corner that names another rank is refuted by its own print's
+        # counter: orell's QH, read as J at 0.55 in one corner, its Q's bowl closed there.)
         unsettled = (disagree and named and alone is None and not counts_exactly(rank, middle)
-                     and not self._one_index_turned(ranks, rank, middle))
+                     and not self._one_index_turned(ranks, rank, middle)
+                     and not _counter_refutes(ranks, rank, indices))
         # A reading a check held stays held: past RIG.md's ranges a shaken 6C read as 5 and
         # held for a pip where no 5 has one was read as 5C at 0.999 from a second outline,
         # 3 px off, where the pips' places said nothing. Held, even where the cap left the
@@ -328,6 +332,20 @@ def _shows_index(ranks: np.ndarray) -> np.ndarray:
     """How far each corner shows an index at all (its rank probabilities' complement of "no
     index"), never quite nought: its weight in the corners' vote on rank and suit."""
     return np.maximum(1.0 - ranks[:, -1], 1e-9)
+
+
+def _counter_refutes(ranks: np.ndarray, rank: Rank,
+                     indices: tuple[IndexBlobs | None, IndexBlobs | None] | None) -> bool:
+    """Whether the reading is a queen and each corner (a row of ``ranks``) that names another
+    rank names one whose print seldom or never closes a counter across its middle
+    (:data:`vision.courtcards.REFUTED_BY_COUNTER`) while the print there does
+    (:func:`vision.indices.rank_encloses_counter`, on the corners' ``indices``)."""
+    if rank != Rank.QUEEN or indices is None:
+        return False
+    named = [RANK_CLASSES[int(i)] for i in ranks.argmax(axis=1)]
+    return all(other == rank
+               or (other in REFUTED_BY_COUNTER and rank_encloses_counter(found))
+               for other, found in zip(named, indices, strict=True))
 
 
 def _confirmed(reading: Reading, again: _Look) -> Reading:

@@ -14,6 +14,7 @@ import pytest
 from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
+from vision.courtcards import weigh_counter, weigh_picture
 from vision.crosscheck import look_at_middle
 from vision.indexnet import RANK_CLASSES
 from vision.indices import find_indices, rank_encloses_counter
@@ -25,8 +26,6 @@ from vision.pipcount import (
     centre_column_only,
     layout_places,
     pip_places,
-    weigh_counter,
-    weigh_picture,
 )
 from vision.quad import CARD_H, CARD_W
 from vision.reader import CornerReader
@@ -346,6 +345,23 @@ def test_a_counter_in_the_rank_weighs_the_jack_and_the_king_down(
         for court in "JK":
             indices = find_indices(_straight(faces, court + suit))
             assert not any(map(rank_encloses_counter, indices)), (deck, court + suit)
+
+
+def test_a_counter_in_the_rank_weighs_a_nine_down_but_not_a_four_or_a_ten(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    """orell's QH under hard light, its pale picture in pieces that show no picture, was
+    read Q at 0.85 against a 9 at 0.12. A 9's bowl seldom closes across the rank's middle;
+    a 4's triangle and a 10's 0 may, and those two keep their share."""
+    queen = find_indices(_straight(deck_faces("orell", 350), "QH"))
+    assert any(map(rank_encloses_counter, queen))
+    torn = _shares({Rank.QUEEN: 0.85, Rank.NINE: 0.12, Rank.TEN: 0.01, None: 0.02})
+    weighed = weigh_counter(torn)
+    assert weighed.argmax() == RANK_CLASSES.index(Rank.QUEEN)
+    assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
+    assert weighed[-1] == pytest.approx(0.02) and weighed.sum() == pytest.approx(1.0)
+    for closed in (Rank.FOUR, Rank.TEN):
+        torn = _shares({Rank.QUEEN: 0.6, closed: 0.35, None: 0.05})
+        assert np.allclose(weigh_counter(torn), torn), closed
 
 
 @pytest.mark.parametrize("deck", ["tarocco", "Атласные"])

@@ -479,6 +479,41 @@ def test_a_rank_torn_between_a_queen_and_a_jack_is_settled_by_the_queens_counter
     assert not jack.is_sure and jack.rank_confidence < ACCEPT_THRESHOLD, jack
 
 
+@pytest.mark.parametrize("upper", [{Rank.QUEEN: 0.85, Rank.NINE: 0.15},
+                                   {Rank.JACK: 0.55, Rank.QUEEN: 0.31, Rank.NINE: 0.14}])
+def test_a_queen_torn_with_a_nine_or_named_a_jack_in_one_corner_is_settled_by_its_counter(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], mocker: MockerFixture,
+        upper: dict[Rank, float]) -> None:
+    # orell's QH under hard light, its pale picture in pieces that show no picture (painted
+    # out here): read Q at 0.85 against a 9 in both corners, or (the upper row here) J at
+    # 0.55 in one corner and Q at 0.91 in the other. A 9's bowl seldom closes across the
+    # rank's middle, a J's print never; where a corner names a J, the counter in its own
+    # print refutes it.
+    ranks = np.zeros((2, len(RANK_CLASSES)))
+    for rank, share in upper.items():
+        ranks[0, RANK_CLASSES.index(rank)] = share
+    ranks[1, RANK_CLASSES.index(Rank.QUEEN)] = 0.91
+    ranks[1, RANK_CLASSES.index(Rank.NINE)] = 0.09
+    suits = np.zeros((2, len(SUIT_CLASSES)))
+    suits[:, SUIT_CLASSES.index(Suit.HEARTS)] = 1.0
+    net = IndexNet.load()
+    mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
+    reader = CornerReader(net)
+    faces = deck_faces("orell", 350)
+
+    def painted_out(code: str) -> np.ndarray:
+        card = _straight(faces, code)
+        h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+        card[h:CARD_H - h, w:CARD_W - w] = card[CARD_H // 2, 3]
+        return card
+
+    queen = reader.read_card(painted_out("QH"))
+    assert queen.is_sure and queen.card == Card.parse("QH"), queen
+    for other in ("JH", "9H"):
+        misread = reader.read_card(painted_out(other))
+        assert not misread.is_sure and misread.rank_confidence < ACCEPT_THRESHOLD, misread
+
+
 def test_an_index_printed_near_the_edge_is_read_again_within_a_margin_of_paper(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray], mocker: MockerFixture) -> None:
     # anglo's KH with its design 7.5% of the card nearer the edge all round, and the box's
