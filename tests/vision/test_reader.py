@@ -460,6 +460,15 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
     assert not blurred.is_sure and blurred.suit_confidence < ACCEPT_THRESHOLD
 
 
+def _reading_hearts(mocker: MockerFixture, ranks: np.ndarray) -> CornerReader:
+    """A reader whose index network gives these corners' ``ranks``, and hearts surely."""
+    suits = np.zeros((2, len(SUIT_CLASSES)))
+    suits[:, SUIT_CLASSES.index(Suit.HEARTS)] = 1.0
+    net = IndexNet.load()
+    mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
+    return CornerReader(net)
+
+
 def test_a_rank_torn_between_a_queen_and_a_jack_is_settled_by_the_queens_counter(
         deck_faces: Callable[..., dict[Card, np.ndarray]], mocker: MockerFixture) -> None:
     # orell's queens, in a typeface the index network never learned, were held under hard
@@ -467,11 +476,7 @@ def test_a_rank_torn_between_a_queen_and_a_jack_is_settled_by_the_queens_counter
     ranks = np.zeros((2, len(RANK_CLASSES)))
     ranks[:, RANK_CLASSES.index(Rank.QUEEN)] = 0.6
     ranks[:, RANK_CLASSES.index(Rank.JACK)] = 0.4
-    suits = np.zeros((2, len(SUIT_CLASSES)))
-    suits[:, SUIT_CLASSES.index(Suit.HEARTS)] = 1.0
-    net = IndexNet.load()
-    mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
-    reader = CornerReader(net)
+    reader = _reading_hearts(mocker, ranks)
     faces = deck_faces("orell", 350)
     queen = reader.read_card(_straight(faces, "QH"))
     assert queen.is_sure and queen.card == Card.parse("QH"), queen
@@ -494,11 +499,7 @@ def test_a_queen_torn_with_a_nine_or_named_a_jack_in_one_corner_is_settled_by_it
         ranks[0, RANK_CLASSES.index(rank)] = share
     ranks[1, RANK_CLASSES.index(Rank.QUEEN)] = 0.91
     ranks[1, RANK_CLASSES.index(Rank.NINE)] = 0.09
-    suits = np.zeros((2, len(SUIT_CLASSES)))
-    suits[:, SUIT_CLASSES.index(Suit.HEARTS)] = 1.0
-    net = IndexNet.load()
-    mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
-    reader = CornerReader(net)
+    reader = _reading_hearts(mocker, ranks)
     faces = deck_faces("orell", 350)
 
     def painted_out(code: str) -> np.ndarray:
