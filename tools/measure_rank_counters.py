@@ -6,7 +6,7 @@ Reproducible: a fixed seed, the 15 standard-indexed dev decks the reader is tune
 tango_nuevo, whose huge indices are not read), each card shot once a session by the rig's
 simulated camera under hard light (RIG.md's full ranges; tools.augment.located_shots:
 upside down half the time, the dealer's thumb on 30%), located and straightened by the
-firmware's own code. About fifteen minutes on one core:
+firmware's own code. About ten minutes on one core:
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/measure_rank_counters.py
 """
@@ -71,15 +71,19 @@ def main() -> None:
     def share(deck: str, rank: Rank) -> float:
         return countered[deck, rank] / max(indexed[deck, rank], 1)
 
+    def against_queens(deck: str, rank: Rank) -> float:
+        return share(deck, rank) / max(share(deck, Rank.QUEEN), 0.01)
+
     for rank in Rank:
         found = sum(indexed[deck, rank] for deck in decks)
         shown = sum(countered[deck, rank] for deck in decks)
         by_share = sorted(decks, key=lambda deck: share(deck, rank))
         most, least = (f"{countered[deck, rank]} of {indexed[deck, rank]} ({deck})"
                        for deck in (by_share[-1], by_share[0]))
-        ratio = max(decks, key=lambda deck: share(deck, rank) / max(share(deck, Rank.QUEEN), 0.01))
+        highest = max(decks, key=lambda deck: against_queens(deck, rank))
         print(f"| {rank} | {found} | {shown} | {shown / max(found, 1):.1%} | {most} | {least} | "
-              f"{share(ratio, rank) / max(share(ratio, Rank.QUEEN), 0.01):.2f} ({ratio}) |")
+              f"{against_queens(highest, rank):.2f} ({highest}) |")
+
 
 if __name__ == "__main__":
     main()

@@ -2,13 +2,13 @@
 counter against the jack, the king and most numbers.
 
 The middle's pips witness a number card's rank (:mod:`vision.pipcount`); a court card's
-picture witnesses against the numbers in turn (:func:`weigh_picture`): where
-the middle shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and
-both corners name the same court rank likeliest (one of them surely), the numbers the index
-still weighs are weighed down as seldom as a number card's middle looks so. It does not
-tell a queen from a jack; the rank's own print may (:func:`weigh_counter`): a counter
-spanning its middle, a Q's bowl, weighs the jack, the king and most numbers down where that
-leaves the queen likeliest.
+picture witnesses against the numbers in turn (:func:`weigh_picture`): where the middle
+shows print no number card's pips make (:func:`vision.crosscheck.no_number`) and both
+corners name the same court rank likeliest (one of them surely), the numbers the index still
+weighs are weighed down as seldom as a number card's middle looks so. It does not tell a
+queen from a jack; the rank's own print may (:func:`weigh_counter`): a counter spanning its
+middle, a Q's bowl, weighs the jack, the king and most numbers down where that leaves the
+queen likeliest.
 
 >>> weigh_picture(rank_p, look_at_middle(card), corner_ranks)   # doctest: +SKIP
 """
