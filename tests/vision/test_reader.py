@@ -235,6 +235,15 @@ def _lower_index_of(card: np.ndarray, other: np.ndarray) -> np.ndarray:
     return out
 
 
+def _blank_middle(card: np.ndarray) -> np.ndarray:
+    """The straightened card with all between its index corners painted the paper's colour:
+    no pip and no picture."""
+    h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
+    out = card.copy()
+    out[h:CARD_H - h, w:CARD_W - w] = card[CARD_H // 2, 3]
+    return out
+
+
 def _paint_out_pips(card: np.ndarray, keep: Callable[[float, float], bool]) -> np.ndarray:
     """The straightened card with the middle's pips painted out where ``keep(x, y)`` (shares
     of the card) is false."""
@@ -433,8 +442,7 @@ def test_a_six_and_a_nine_do_not_witness_each_other_turned_back(
     card = _straight(dev_deck, code)
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
     card[:h, :w] = _straight(dev_deck, upper)[:h, :w]
-    card[h:CARD_H - h, w:CARD_W - w] = card[CARD_H // 2, 3]  # the pips painted out
-    assert not reader.read_card(card).is_sure
+    assert not reader.read_card(_blank_middle(card)).is_sure
 
 
 @pytest.mark.parametrize("leaning", [Suit.CLUBS, Suit.SPADES])
@@ -501,17 +509,10 @@ def test_a_queen_torn_with_a_nine_or_named_a_jack_in_one_corner_is_settled_by_it
     ranks[1, RANK_CLASSES.index(Rank.NINE)] = 0.09
     reader = _reading_hearts(mocker, ranks)
     faces = deck_faces("orell", 350)
-
-    def painted_out(code: str) -> np.ndarray:
-        card = _straight(faces, code)
-        h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
-        card[h:CARD_H - h, w:CARD_W - w] = card[CARD_H // 2, 3]
-        return card
-
-    queen = reader.read_card(painted_out("QH"))
+    queen = reader.read_card(_blank_middle(_straight(faces, "QH")))
     assert queen.is_sure and queen.card == Card.parse("QH"), queen
     for other in ("JH", "9H"):
-        misread = reader.read_card(painted_out(other))
+        misread = reader.read_card(_blank_middle(_straight(faces, other)))
         assert not misread.is_sure and misread.rank_confidence < ACCEPT_THRESHOLD, misread
 
 
