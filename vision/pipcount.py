@@ -17,7 +17,8 @@ columns have four rows, none in the middle), one at the end of the centre column
 2's or a 3's (or a 7's, on a deck that puts its odd pip there), one high in the centre
 column no 4's, 5's or 6's. The same measurement says in which places (:data:`PLACES`)
 each dev deck shows a pip on each rank; a rank no dev deck shows a pip on where one stands
-is weighed down as a count never seen on it is.
+is weighed down as a count never seen on it is (but not a court rank the index weighs
+highest: a picture may break into blobs of pip size anywhere).
 Only the pips seen count: a missing one may be under the thumb. A lone pip at the card's
 centre is an ace's (or a 3's, 5's, 7's or 9's with the rest hidden), never an even number's
 nor a court card's: such a rank read on it is held (a 4 read from an ace's index smeared by
@@ -90,6 +91,7 @@ _OFF_CENTRE = 0.05
 #: splitting a pip or a card located off on 10% at most of a number card's, a third of the
 #: few placed frames of one deck's aces (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
+_COURT = np.arange(1, len(Rank) + 1) > Rank.TEN
 
 
 def pip_key(middle: Middle) -> str:
@@ -323,6 +325,13 @@ class PipCounts:
         fits = self._fitting(middle)
         if fits.all() or not (rank_p[:-1][fits] >= INDEX_SHARE).any():
             return rank_p
+        # A court rank the index weighs highest is not weighed down: a picture may break
+        # into blobs of pip size anywhere. Blurred past RIG.md's range, orell's pale QH did,
+        # some where only a 9's or a 10's pips stand, and a QH read Q at 0.70 against a 9 at
+        # 0.24 by both corners was read as 9H at 0.93. (Where the index leans to a number,
+        # its court ranks' share is mostly a thumb's or a blur's on its index.)
+        if rank_p[:-1].argmax() >= Rank.JACK - 1:
+            fits = fits | _COURT
         return weighed_by(rank_p, np.where(fits, 1.0, FLOOR))
 
 

@@ -208,6 +208,27 @@ def test_a_nine_with_two_pips_under_the_thumb_is_no_six(
     assert weighed.max() >= ACCEPT_THRESHOLD
 
 
+def test_the_places_of_blobs_weigh_no_court_rank_the_index_leans_to_down(
+        dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
+    """A pale picture blurred may break into blobs of pip size where a 9's pips stand
+    (orell's QH past RIG.md's blur range, read as 9H at 0.93 where both corners said Q at
+    0.70). Here a 9 with its centre pip washed out, eight side pips left: the places weigh
+    down the numbers that put no pip there, and a court rank only where the index leans to
+    a number."""
+    card = _straight(dev_deck, "9C")
+    cv2.ellipse(card, (CARD_W // 2, CARD_H // 2), (26, 30), 0, 0, 360, (255, 255, 255), -1)
+    middle = look_at_middle(card)
+    assert middle.blobs == 8 and not middle.thumbed
+    assert "side-between" in pip_places(middle)
+    index = _shares({Rank.QUEEN: 0.70, Rank.NINE: 0.24, Rank.FOUR: 0.06})
+    weighed = counts.weigh(index, middle)
+    assert weighed[RANK_CLASSES.index(Rank.FOUR)] < 0.01  # a 4 puts no pip there
+    assert RANK_CLASSES[int(weighed.argmax())] == Rank.QUEEN
+    assert weighed.max() < ACCEPT_THRESHOLD
+    nine = counts.weigh(_shares({Rank.NINE: 0.70, Rank.QUEEN: 0.24, Rank.FOUR: 0.06}), middle)
+    assert RANK_CLASSES[int(nine.argmax())] == Rank.NINE and nine.max() >= ACCEPT_THRESHOLD
+
+
 def test_a_card_located_short_has_its_pips_rows_unweighed(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
     """The hand cut the outline short: straightened, a 6's middle row stands where a 10's
