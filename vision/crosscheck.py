@@ -8,10 +8,11 @@ black suit that the suit glyphs, cut out alone (the pips of the middle and the g
 the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
 whose print is blurred or speckled past what the index network learned), and a J or K whose
 rank glyph encloses a counter spanning its middle, as a D does (a foreign queen, which the
-index network may take for a jack). So is any reading of print smeared along one direction,
-as by a camera shaken during the exposure, and the suit of a card on which the light leaves a
-channel of the paper unlit (candle light, the camera's white balance off), where red and black
-look alike (the print's state is measured by :mod:`vision.printstate`).
+index network may take for a jack), or a Q whose glyph shows none on blurred print. So is
+any reading of print smeared along one direction, as by a camera shaken during the exposure,
+and the suit of a card on which the light leaves a channel of the paper unlit (candle light,
+the camera's white balance off), where red and black look alike (the print's state is
+measured by :mod:`vision.printstate`).
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.
@@ -274,10 +275,11 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         return cap_suit(reading)
     middle = middle if middle is not None else look_at_middle(card)
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
-    diamond = reading.suit is Suit.DIAMONDS
+    queen, diamond = reading.rank is Rank.QUEEN, reading.suit is Suit.DIAMONDS
     blank = middle.blobs == 0
     if indices is None:
-        indices = find_indices(card) if court or black or diamond or blank else (None, None)
+        indices = (find_indices(card) if court or queen or black or diamond or blank
+                   else (None, None))
     # A heart printed on its head, which the network never learned, may be named a diamond.
     # Its index is printed unturned, its rank upside down, and a 6 so reads as a 9: a
     # kde-ancient-egyptians 9H, read from that corner alone, was 6D, its 6 at 0.97. (Other
@@ -293,11 +295,21 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         # still found.
         or (blank and indices == (None, None))
         # A J or K read from a rank that encloses a counter: a German queen's D, or a Q.
-        or (court and any(map(rank_encloses_counter, indices))))
+        or (court and any(map(rank_encloses_counter, indices)))
+        or (queen and _blurred_without_counter(card, indices)))
     checked = cap_rank(reading) if rank_held else reading
     suit_held = upturned_heart or (
         black and not _glyphs_confirm(reading, card, glyphs, indices, evidence))
     return cap_suit(checked) if suit_held else checked
+
+
+def _blurred_without_counter(card: np.ndarray, indices: Sequence[IndexBlobs | None]) -> bool:
+    """Whether no index corner's rank encloses a counter across its middle, as a Q's print
+    does on 92% of the tuning decks' queens under hard light, on print blurred past what the
+    index network learned (:data:`vision.printstate.SHARP_ENOUGH`). A Q read so is held:
+    past RIG.md's ranges a shaken bellot JC, its J's hook blurred, was read as QC at 0.90."""
+    return (not any(map(rank_encloses_counter, indices))
+            and print_blur(card) > SHARP_ENOUGH)
 
 
 def cap_rank(reading: Reading) -> Reading:

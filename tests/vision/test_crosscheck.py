@@ -433,6 +433,25 @@ def test_print_smeared_both_ways_is_smeared(deck_faces: Faces) -> None:
             assert smeared(smear(card, (10, angle))), (code, seed, angle)
 
 
+@pytest.mark.parametrize("suit", ["H", "C", "S"])
+def test_a_queen_read_on_blurred_print_with_no_counter_is_held(
+        deck_faces: Faces, glyphs: GlyphNet, suit: str) -> None:
+    """Past RIG.md's ranges a shaken bellot JC, its J's hook blurred, was read as QC at
+    0.90. A Q's print closes a counter across its rank's middle: on print blurred past
+    what the index network learned, a Q is held where no corner shows one."""
+    faces = deck_faces("bellot", 350)
+    queen = _sure("Q" + suit)
+    jack = cv2.GaussianBlur(_straight(faces, "J" + suit), (0, 0), 2.0)
+    assert print_blur(jack) > SHARP_ENOUGH
+    held = check(queen, jack, glyphs)
+    assert held.card == queen.card and not held.is_sure and held.rank_confidence <= CAP
+    # The queen itself, as blurred, shows its counter: its rank stands (a spade's suit is
+    # held on such print where no glyph says it).
+    blurred = cv2.GaussianBlur(_straight(faces, "Q" + suit), (0, 0), 2.0)
+    assert any(map(rank_encloses_counter, find_indices(blurred)))
+    assert check(queen, blurred, glyphs).rank_confidence == queen.rank_confidence
+
+
 def test_a_reading_of_smeared_print_is_held(deck_faces: Faces, glyphs: GlyphNet) -> None:
     card = _straight(deck_faces("anglo", 350), "8H")
     assert check(_sure("8H"), card, glyphs) == _sure("8H")
