@@ -8,7 +8,7 @@ black suit that the suit glyphs, cut out alone (the pips of the middle and the g
 the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
 whose print is blurred or speckled past what the index network learned), and a J or K whose
 rank glyph encloses a counter spanning its middle, as a D does (a foreign queen, which the
-index network may take for a jack), or a Q whose glyph shows none on blurred print. So is
+index network may take for a jack), or a Q whose rank shows none on blurred print. So is
 any reading of print smeared along one direction, as by a camera shaken during the exposure,
 and the suit of a card on which the light leaves a channel of the paper unlit (candle light,
 the camera's white balance off), where red and black look alike (the print's state is
@@ -296,6 +296,7 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         or (blank and indices == (None, None))
         # A J or K read from a rank that encloses a counter: a German queen's D, or a Q.
         or (court and any(map(rank_encloses_counter, indices)))
+        # A Q read from none, on blurred print: a J's hook blurred may close.
         or (queen and _blurred_without_counter(card, indices)))
     checked = cap_rank(reading) if rank_held else reading
     suit_held = upturned_heart or (

@@ -91,6 +91,7 @@ _OFF_CENTRE = 0.05
 #: splitting a pip or a card located off on 10% at most of a number card's, a third of the
 #: few placed frames of one deck's aces (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
+#: The court ranks among the 13 (ace first).
 _COURT = np.arange(1, len(Rank) + 1) > Rank.TEN
 
 
