@@ -296,7 +296,7 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         or (blank and indices == (None, None))
         # A J or K read from a rank that encloses a counter: a German queen's D, or a Q.
         or (court and any(map(rank_encloses_counter, indices)))
-        # A Q read from none, on blurred print: a J's hook blurred may close.
+        # A Q that shows none, on blurred print (a shaken JC was read as QC).
         or (queen and _blurred_without_counter(card, indices)))
     checked = cap_rank(reading) if rank_held else reading
     suit_held = upturned_heart or (
@@ -308,7 +308,8 @@ def _blurred_without_counter(card: np.ndarray, indices: Sequence[IndexBlobs | No
     """Whether no index corner's rank encloses a counter across its middle, as a Q's print
     does on 92% of the tuning decks' queens under hard light, on print blurred past what the
     index network learned (:data:`vision.printstate.SHARP_ENOUGH`). A Q read so is held:
-    past RIG.md's ranges a shaken bellot JC, its J's hook blurred, was read as QC at 0.90."""
+    past RIG.md's ranges the network read a shaken bellot JC as QC at 0.90, and its rank,
+    run into the picture, was found in neither corner."""
     return (not any(map(rank_encloses_counter, indices))
             and print_blur(card) > SHARP_ENOUGH)
 

@@ -436,9 +436,9 @@ def test_print_smeared_both_ways_is_smeared(deck_faces: Faces) -> None:
 @pytest.mark.parametrize("suit", ["H", "C", "S"])
 def test_a_queen_read_on_blurred_print_with_no_counter_is_held(
         deck_faces: Faces, glyphs: GlyphNet, suit: str) -> None:
-    """Past RIG.md's ranges a shaken bellot JC, its J's hook blurred, was read as QC at
-    0.90. A Q's print closes a counter across its rank's middle: on print blurred past
-    what the index network learned, a Q is held where no corner shows one."""
+    """Past RIG.md's ranges a shaken bellot JC was read as QC at 0.90. A Q's print closes
+    a counter across its rank's middle: on print blurred past what the index network
+    learned, a Q is held where no corner shows one."""
     faces = deck_faces("bellot", 350)
     queen = _sure("Q" + suit)
     jack = cv2.GaussianBlur(_straight(faces, "J" + suit), (0, 0), 2.0)
