@@ -91,8 +91,6 @@ _OFF_CENTRE = 0.05
 #: splitting a pip or a card located off on 10% at most of a number card's, a third of the
 #: few placed frames of one deck's aces (tools/fit_pip_counts.py).
 LAYOUT_SHARE = 0.5
-#: The court ranks among the 13 (ace first).
-_COURT = np.arange(1, len(Rank) + 1) > Rank.TEN
 
 
 def pip_key(middle: Middle) -> str:
@@ -332,7 +330,7 @@ class PipCounts:
         # 0.24 by both corners was read as 9H at 0.93. (Where the index leans to a number,
         # its court ranks' share is mostly a thumb's or a blur's on its index.)
         if rank_p[:-1].argmax() >= Rank.JACK - 1:
-            fits = fits | _COURT
+            fits[Rank.JACK - 1:] = True  # fits is _fitting's own, fresh each call
         return weighed_by(rank_p, np.where(fits, 1.0, FLOOR))
 
 
