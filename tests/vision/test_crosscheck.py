@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from shoe.cards import Card, Rank, Suit
-from vision.crosscheck import CAP, COLOURED_INK, check, contradicts, counts_pips, look_at_middle
+from vision.blacksuit import COLOURED_INK
+from vision.crosscheck import CAP, check, contradicts, counts_pips, look_at_middle
 from vision.glyphs import BlackSuitEvidence, GlyphNet, black_suit_evidence
 from vision.hearts import ink_colour
 from vision.indices import RED_INK, find_indices, index_corners, rank_encloses_counter
@@ -688,6 +689,24 @@ def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_s
     assert held.suit_confidence <= CAP and not held.is_sure
     spade_pips = replace(shapeless_pips, pips=-1.3, shaped=6, pips_shaped=4)
     assert check(_sure("8S"), eight, glyphs, evidence=spade_pips) == _sure("8S")
+
+
+def test_two_glyphs_shaped_as_spades_whose_stems_the_blur_took_confirm_a_spade(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    # anglo_bitmap's QS under hard light: both corners' spades, their stems blurred away,
+    # named neither spade nor club (0.53 and 0.90), leaning to a spade (3.4). Two glyphs of
+    # no black suit's shape hold a black suit (a heart or a diamond in black ink), but not
+    # two shaped as spades without their stems (vision.glyphs.stemless_spade).
+    queen = _straight(deck_faces("anglo", 350), "QS")
+    assert all(found is not None and found.suit is not None for found in find_indices(queen))
+    shapeless = BlackSuitEvidence(corners=-3.4, pips=0.0, shaped=0)
+    held = check(_sure("QS"), queen, glyphs, evidence=shapeless)
+    assert held.suit_confidence <= CAP and not held.is_sure
+    stemless = replace(shapeless, stemless=2)
+    assert check(_sure("QS"), queen, glyphs, evidence=stemless) == _sure("QS")
+    # One beside a glyph of another shape still holds it; and they confirm no club.
+    assert not check(_sure("QS"), queen, glyphs, evidence=replace(stemless, stemless=1)).is_sure
+    assert not check(_sure("QC"), queen, glyphs, evidence=stemless).is_sure
 
 
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
