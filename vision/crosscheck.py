@@ -6,14 +6,13 @@ clearly contradicts (an index read as 8 on a court card, a king read on a card o
 capped below the accept threshold, so the deal holds it instead of paying on it. So is a
 black suit that the suit glyphs, cut out alone (the pips of the middle and the glyphs under
 the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to judge by,
-whose print is blurred or speckled past what the index network learned:
-:mod:`vision.blacksuit`), and a J or K whose
-rank glyph encloses a counter spanning its middle, as a D does (a foreign queen, which the
-index network may take for a jack), or a Q whose rank shows none on blurred print. So is
-any reading of print smeared along one direction, as by a camera shaken during the exposure,
-and the suit of a card on which the light leaves a channel of the paper unlit (candle light,
-the camera's white balance off), where red and black look alike (the print's state is
-measured by :mod:`vision.printstate`).
+whose print is blurred or speckled past what the index network learned; the rules are in
+:mod:`vision.blacksuit`), and a J or K whose rank glyph encloses a counter spanning its
+middle, as a D does (a foreign queen, which the index network may take for a jack), or a Q
+whose rank shows none on blurred print. So is any reading of print smeared along one
+direction, as by a camera shaken during the exposure, and the suit of a card on which the
+light leaves a channel of the paper unlit (candle light, the camera's white balance off),
+where red and black look alike (the print's state is measured by :mod:`vision.printstate`).
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.

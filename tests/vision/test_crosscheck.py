@@ -694,12 +694,12 @@ def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_s
 def test_two_glyphs_shaped_as_spades_whose_stems_the_blur_took_confirm_a_spade(
         deck_faces: Faces, glyphs: GlyphNet) -> None:
     # anglo_bitmap's QS under hard light: both corners' spades, their stems blurred away,
-    # named neither spade nor club (0.53 and 0.90), leaning to a spade (3.4). Two glyphs of
+    # named neither spade nor club (0.53 and 0.90), leaning to a spade (3.2). Two glyphs of
     # no black suit's shape hold a black suit (a heart or a diamond in black ink), but not
     # two shaped as spades without their stems (vision.glyphs.stemless_spade).
     queen = _straight(deck_faces("anglo", 350), "QS")
     assert all(found is not None and found.suit is not None for found in find_indices(queen))
-    shapeless = BlackSuitEvidence(corners=-3.4, pips=0.0, shaped=0)
+    shapeless = BlackSuitEvidence(corners=-3.2, pips=0.0, shaped=0)
     held = check(_sure("QS"), queen, glyphs, evidence=shapeless)
     assert held.suit_confidence <= CAP and not held.is_sure
     stemless = replace(shapeless, stemless=2)
