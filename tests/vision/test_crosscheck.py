@@ -199,7 +199,11 @@ def test_a_pip_the_thumb_cuts_counts_but_is_not_measured(deck_faces: Faces) -> N
 def _under_hard_light(face: np.ndarray, code: str, seed: int) -> np.ndarray:
     """``face`` shot by the rig's camera under hard light, located and straightened."""
     rng = np.random.default_rng([seed, sum(map(ord, code))])
-    frame = render_frame(face, SceneParams.random(rng, "hard"), rng)
+    return _located(render_frame(face, SceneParams.random(rng, "hard"), rng))
+
+
+def _located(frame: np.ndarray) -> np.ndarray:
+    """The card of a frame, located and straightened."""
     quad = locate(frame)
     assert quad is not None
     return straighten(frame, quad)
@@ -733,11 +737,8 @@ def test_spades_whose_stems_the_blur_took_stand_on_simulated_frames(
     face = deck_faces("anglo_bitmap", 350, alpha=True)[Card.parse(code)]
     stemless = []
     for seed in range(10):
-        frame = render_frame(face, STEMS_BLURRED_AWAY, np.random.default_rng(seed),
-                             offset_px=2.65)
-        quad = locate(frame)
-        assert quad is not None
-        card = straighten(frame, quad)
+        card = _located(render_frame(face, STEMS_BLURRED_AWAY, np.random.default_rng(seed),
+                                     offset_px=2.65))
         evidence = black_suit_evidence(card, glyphs, Card.parse(code).rank)
         if evidence.shaped == 0 and evidence.stemless == 2:
             stemless.append(card)
