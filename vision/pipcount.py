@@ -78,6 +78,9 @@ PLACES = ("centre-middle", "centre-end", "side-middle", "side-between", "side-en
           "centre-upper", "side-upper")
 _CENTRE, _SIDE = 0.04, 0.1
 _MID, _BETWEEN, _END = 0.035, (0.07, 0.13), 0.275
+#: A side pip's twin in the other side column stands within this of where it is looked for:
+#: half the least that two rows stand apart (a 9's side rows from a 6's middle one).
+_TWIN = 0.05
 #: A pip higher than this share of the card's height stands clear of the thumb, which
 #: comes from below with its tip up to the card's middle (the simulator's: 0.5-0.65).
 _CLEAR_OF_THUMB = 0.4
@@ -168,6 +171,17 @@ def _rows_centred(middle: Middle) -> bool:
     """Whether the outermost pips stand symmetric about the card's middle, up and down, as
     every number card's do (within _OFF_CENTRE)."""
     return abs(_halfway([y for _, y in middle.places]) - 0.5) <= _OFF_CENTRE
+
+
+def _paired(middle: Middle) -> bool:
+    """Whether each pip in a side column has a twin in the other, at its height (within
+    _TWIN both ways): every dev deck's layouts are symmetric so, side to side."""
+    xs = [x for x, _ in middle.places]
+    middle_x = _halfway(xs)
+    return all(abs(x - middle_x) < _SIDE
+               or any(abs(2 * middle_x - x - u) < _TWIN and abs(y - v) < _TWIN
+                      for u, v in middle.places)
+               for x, y in middle.places)
 
 
 def centre_column_only(middle: Middle) -> bool:
@@ -290,7 +304,11 @@ class PipCounts:
         # Pips whose outermost rows stand off the card's middle are not all of its pips
         # either, whatever hid the rest: glare washed out a shaken kde-standard 3S's top pip
         # (past RIG.md's ranges), and the two left made it a 2S at 0.92.
-        hidden = middle.thumbed or (bool(middle.places) and not _rows_centred(middle))
+        # So are pips one of which stands in a side column with no twin in the other (out of
+        # focus, under glare, a 10's pip broken into pieces, and the nine left made it a 9
+        # at 0.92).
+        hidden = middle.thumbed or (bool(middle.places) and not (_rows_centred(middle)
+                                                                  and _paired(middle)))
         table = self.thumbed if hidden else self.likelihood
         return weighed_by(rank_p, table[key])
 
