@@ -186,7 +186,7 @@ def _measure(ink: np.ndarray) -> Middle:
     whole = is_big & ~cut
     # A pip the middle's top or bottom edge cuts is lower than the rest, as wide, and smaller:
     # where two or more stand clear of the edge, they say whether the pips are of one size,
-    # and a blob the edge cuts so is left out (a shaken orell 6H, its end rows cut to half a
+    # and a blob the edge cuts so is left out (a shaken orell 6H, its lower row cut to half a
     # pip, went uncounted, and its 6 read as 5 at 0.97 stood). As wide (within _CUT_WIDTH)
     # and smaller: a court picture broken into pieces by glare is cut by the edge too. Not
     # the middle's sides: some decks print their side columns out to them (orell's).
