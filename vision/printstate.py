@@ -68,12 +68,14 @@ _DIRECTIONS = 8
 #: 0.25, a plastic 7S under candle light was read as 7D at 0.93. Above vision.pixels.LIT,
 #: under which a channel carries mostly noise.
 TELLS_COLOUR = 0.3
+#: A channel of the paper at this level or brighter is clipped by the sensor, or nearly.
+_CLIPPED = 250
 
 
 def colour_lost(card: np.ndarray) -> bool:
     """Whether the light leaves a channel of the paper dim (under TELLS_COLOUR of the
-    brightest) in both index corners, so that the ink's colour, red against black, cannot
-    be told.
+    brightest) in both index corners, or in one where glare clips the other, so that the
+    ink's colour, red against black, cannot be told.
 
     Under candle light with the camera's white balance off, the paper's red clipped at 255
     while its blue sat at an eighth of it: black ink, as dark in the clipped red as the
@@ -81,15 +83,29 @@ def colour_lost(card: np.ndarray) -> bool:
     (`--beyond colour`, seeds 5 and 6). Over 1 636 hard frames of the 16 standard-indexed
     dev decks the paper's least lit channel was 0.38 of its brightest at the least, in the
     corner more evenly lit (docs/READER.md).
+
+    A corner whose paper is clipped (its brightest channel at _CLIPPED or more) cannot show
+    the light to be even: the clipping hides how much brighter that channel is, so one dim
+    corner is enough beside it. Past RIG.md's
+    colour range a neoclassical_4_color 3S, its blue ink orange under light whose blue lit
+    the paper at a quarter of its red, was read as 3D at 0.995: its other corner, under
+    glare, measured 0.43.
     """
-    return dimmed_corners(card) == 2
+    papers = [paper_colour(corner, 2) for corner in index_corners(card)]
+    dimmed = [_dimmed(paper) for paper in papers]
+    return any(dimmed) and all(dim or paper.max() >= _CLIPPED
+                               for dim, paper in zip(dimmed, papers, strict=True))
 
 
 def dimmed_corners(card: np.ndarray) -> int:
     """In how many index corners the light leaves a channel of the paper under TELLS_COLOUR
     of the brightest."""
-    return sum(not lit_channels(paper_colour(corner, 2), TELLS_COLOUR).all()
-               for corner in index_corners(card))
+    return sum(_dimmed(paper_colour(corner, 2)) for corner in index_corners(card))
+
+
+def _dimmed(paper: np.ndarray) -> bool:
+    """Whether a channel of a paper colour is under TELLS_COLOUR of the brightest."""
+    return not lit_channels(paper, TELLS_COLOUR).all()
 
 
 def print_blur(card: np.ndarray) -> float:

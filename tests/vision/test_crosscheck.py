@@ -25,6 +25,7 @@ from vision.printstate import (
     TELLS_COLOUR,
     _corner_edges,
     colour_lost,
+    dimmed_corners,
     print_blur,
     print_smear,
     smeared,
@@ -505,6 +506,29 @@ def test_the_suit_is_held_where_a_channel_is_lit_too_dimly_to_tell_red_from_blac
     assert colour_lost(card)
     held = check(_sure("7D"), card, glyphs)
     assert held.rank_confidence == _sure("7D").rank_confidence and held.suit_confidence <= CAP
+
+
+def test_a_corner_glare_clips_white_says_nothing_for_the_light(
+        deck_faces: Faces, glyphs: GlyphNet) -> None:
+    """Under light whose blue lit the paper at a quarter of its red, a neoclassical_4_color
+    3S (its spades printed blue, orange in that light) was read as 3D at 0.995: glare over
+    its other index corner clipped that corner's paper white, which measured as lit."""
+    face = deck_faces("neoclassical_4_color", 350)[Card.parse("3S")]
+    glare = ((0.85, 0.9, 0.25, 1.5),)  # over the lower index corner
+
+    def seen(kelvin: float, white_balance: float) -> np.ndarray:
+        params = SceneParams(colour_temp_k=kelvin, white_balance=white_balance, glare=glare)
+        frame = render_frame(face, params, np.random.default_rng(5))
+        quad = locate(frame)
+        assert quad is not None
+        return straighten(frame, quad)
+
+    candle = seen(2200, 0.0)
+    assert dimmed_corners(candle) == 1 and colour_lost(candle)
+    held = check(_sure("3D"), candle, glyphs)
+    assert held.rank_confidence == _sure("3D").rank_confidence and held.suit_confidence <= CAP
+    warmest = seen(2700, 0.2)  # RIG.md's warmest light: no corner dim, glare or not
+    assert dimmed_corners(warmest) == 0 and not colour_lost(warmest)
 
 
 @pytest.mark.parametrize(("deck", "code"), [("bellot", "KS"), ("tango_nuevo", "KC")])
