@@ -14,7 +14,7 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
 from vision.corpus import render_deck
-from vision.crosscheck import cap_rank, cap_suit, look_at_middle
+from vision.crosscheck import CAP, cap_rank, cap_suit, look_at_middle
 from vision.indexnet import (
     PATCH_H,
     PATCH_W,
@@ -570,7 +570,8 @@ def test_the_look_within_a_margin_settles_no_colour(
     # not for the light, which falls within the margin the same. tango's 10S under candle
     # light and a glare over one corner: its 10 sure, its suit torn between a spade and a
     # diamond. Within the margin both corners say diamond, and it was read as 10D at
-    # 0.92-0.98.
+    # 0.92-0.98. (The light's own check holds that suit now too: one corner's paper is dim,
+    # and the glare clips the other's.)
     face = deck_faces("tango", 350)[Card.parse("10S")]
     for seed in range(4):
         frame = render_frame(face, _CANDLE_AND_GLARE, np.random.default_rng(seed),
@@ -581,7 +582,7 @@ def test_the_look_within_a_margin_settles_no_colour(
         first = reader.read_card(card, quad.fitted)
         assert first.rank_confidence >= ACCEPT_THRESHOLD and not first.is_sure, first
         again = reader._read_card(card, quad.fitted, margin=MARGIN).reading
-        assert again.card == Card.parse("10D") and again.is_sure, again
+        assert again.card == Card.parse("10D") and again.suit_confidence <= CAP, again
         assert reader.read(frame) == first
 
 
