@@ -86,10 +86,9 @@ def colour_lost(card: np.ndarray) -> bool:
 
     A corner whose paper is clipped (its brightest channel at _CLIPPED or more) cannot show
     the light to be even: the clipping hides how much brighter that channel is, so one dim
-    corner is enough beside it. Past RIG.md's
-    colour range a neoclassical_4_color 3S, its blue ink orange under light whose blue lit
-    the paper at a quarter of its red, was read as 3D at 0.995: its other corner, under
-    glare, measured 0.43.
+    corner is enough beside it. Past RIG.md's colour range a neoclassical_4_color 3S, its
+    blue ink orange under light whose blue lit the paper at a quarter of its red, was read
+    as 3D at 0.995: its other corner, under glare, measured 0.43.
     """
     papers = [paper_colour(corner, 2) for corner in index_corners(card)]
     dimmed = [_dimmed(paper) for paper in papers]
