@@ -190,8 +190,7 @@ def _measure(ink: np.ndarray) -> Middle:
     # pip, went uncounted, and its 6 read as 5 at 0.97 stood). As wide (within _CUT_WIDTH)
     # and smaller: a court picture broken into pieces by glare is cut by the edge too. Not
     # the middle's sides: some decks print their side columns out to them (orell's).
-    top, width = stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_WIDTH]
-    edge = (top == 0) | (top + stats[:, cv2.CC_STAT_HEIGHT] >= h)
+    edge, width = at_edge[kept], widths[kept]
     clear = whole & ~edge
     sized = whole
     if clear.sum() >= 2:

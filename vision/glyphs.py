@@ -186,10 +186,11 @@ def stemless_spade(glyph: np.ndarray) -> bool:
     rows = np.flatnonzero(ink.any(axis=1))
     if len(rows) < 4:
         return False
-    widths = ink[rows[0]:rows[-1] + 1].sum(axis=1)
+    inked_rows = slice(rows[0], rows[-1] + 1)
+    widths = ink[inked_rows].sum(axis=1)
     widths = widths / widths.max()
     quarter = max(1, len(widths) // 4)
-    weight = glyph[rows[0]:rows[-1] + 1].sum(axis=1)
+    weight = glyph[inked_rows].sum(axis=1)
     centre = float((weight * (np.arange(len(widths)) + 0.5)).sum() / weight.sum()) / len(widths)
     return (float(widths[-quarter:].mean() - widths[:quarter].mean()) >= _STEMLESS_FOOT
             and centre >= _STEMLESS_WEIGHT)

@@ -90,7 +90,7 @@ def colour_lost(card: np.ndarray) -> bool:
     blue ink orange under light whose blue lit the paper at a quarter of its red, was read
     as 3D at 0.995: its other corner, under glare, measured 0.43.
     """
-    papers = [paper_colour(corner, 2) for corner in index_corners(card)]
+    papers = _corner_papers(card)
     dimmed = [_dimmed(paper) for paper in papers]
     return any(dimmed) and all(dim or paper.max() >= _CLIPPED
                                for dim, paper in zip(dimmed, papers, strict=True))
@@ -99,7 +99,12 @@ def colour_lost(card: np.ndarray) -> bool:
 def dimmed_corners(card: np.ndarray) -> int:
     """In how many index corners the light leaves a channel of the paper under TELLS_COLOUR
     of the brightest."""
-    return sum(_dimmed(paper_colour(corner, 2)) for corner in index_corners(card))
+    return sum(map(_dimmed, _corner_papers(card)))
+
+
+def _corner_papers(card: np.ndarray) -> list[np.ndarray]:
+    """The paper's colour (B, G, R) in each index corner."""
+    return [paper_colour(corner, 2) for corner in index_corners(card)]
 
 
 def _dimmed(paper: np.ndarray) -> bool:
