@@ -76,6 +76,17 @@ _STRIP = 0.04
 #: A blob the middle's top or bottom edge cuts, within this share of the width of the pips
 #: clear of it, is a pip cut short.
 _CUT_WIDTH = 0.15
+#: Print paler than this share of the paper (its darkest channel, smoothed over
+#: _SMOOTHING pixels) may be a pip washed out by glare or smeared by a shaken camera:
+#: looked at where it is of a pip's size and darker than _FAINT_CORE over _CORE_SHARE of
+#: it, never counted. Smoothed, since in the dark the sensor's noise reaches that pale all
+#: over the paper; a core, since light falling off beside a glare does too, only just: on
+#: the dev decks, a pip so washed out kept 0.29 of itself under 0.72, and such shading
+#: 0.08 at most (none in the dark, its darkest point 0.76-0.78 there).
+_FAINT, _FAINT_CORE, _CORE_SHARE, _SMOOTHING = 0.8, 0.72, 0.15, (5, 5)
+#: A pale blob stands for a pip where its width and height are within these shares of the
+#: counted pips' (a smeared pip loses most of its height) and it has _FAINT_AREA of their ink.
+_FAINT_WIDTH, _FAINT_HEIGHT, _FAINT_AREA = (0.6, 1.3), (0.5, 1.3), 0.3
 #: A pip the thumb cuts lies within two pixels of it: its lit edge parts them at most.
 _TWO_PIXELS = np.ones((5, 5), np.uint8)
 
@@ -97,19 +108,24 @@ class Middle:
     banded: bool = False
     #: The dealer's thumb lies over it, and may hide pips.
     thumbed: bool = False
+    #: The centres of pale blobs of a pip's size clear of the pips counted (as ``places``):
+    #: pips glare or a shaken camera may have washed out. They stand for pips where a
+    #: reading is checked against its rank's layout, and are never counted.
+    faint: tuple[tuple[float, float], ...] = ()
 
 
-def _ink_mask(middle: np.ndarray) -> np.ndarray:
-    """Print against the card's paper, blind to slow shading and the light's colour.
+def _ink_masks(middle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Print against the card's paper, blind to slow shading and the light's colour; and
+    how pale each pixel is (its darkest channel's share) against the paper closed over it.
 
     Print is sought against the paper near it, and pip-sized print also against the paper
     closed over it (:func:`vision.pixels.ink_levels`), so that a pip printed pale is found
     whole. Larger print is not: closed over, the dealer's skin, lighter than any ink but
     darker than the paper, showed as print (a thumb over the middle a picture)."""
     near = _inked(*ink_levels(middle))
-    closed = _inked(*ink_levels(middle, _PAPER_REACH, closed=True))
-    labels, pip_sized = _pip_sized_blobs(closed)
-    return near | pip_sized[labels].astype(np.uint8)
+    lo, hi = ink_levels(middle, _PAPER_REACH, closed=True)
+    labels, pip_sized = _pip_sized_blobs(_inked(lo, hi))
+    return near | pip_sized[labels].astype(np.uint8), lo
 
 
 def _pip_sized_blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,15 +149,11 @@ def look_at_middle(card: np.ndarray) -> Middle:
     """Measure the middle of a straightened (CARD_H x CARD_W) card."""
     if card.shape[:2] != (CARD_H, CARD_W):
         raise ValueError(f"expected a straightened card {CARD_H}x{CARD_W}, got {card.shape}")
-    return _measure(_middle_mask(card))
-
-
-def _middle_mask(card: np.ndarray) -> np.ndarray:
     middle = card[round(_Y0 * CARD_H):round(_Y1 * CARD_H), round(_X0 * CARD_W):round(_X1 * CARD_W)]
-    return _ink_mask(middle)
+    return _measure(*_ink_masks(middle))
 
 
-def _measure(ink: np.ndarray) -> Middle:
+def _measure(ink: np.ndarray, paleness: np.ndarray) -> Middle:
     # Thin strokes (a frame line, a glare's edge) must not join pips into one "picture".
     mask = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     h, w = mask.shape
@@ -199,10 +211,47 @@ def _measure(ink: np.ndarray) -> Middle:
                    & (areas < areas[clear].min()))
         sized = whole & ~cut_pip
     alike = bool(sized.sum() >= 2 and areas[sized].min() >= 0.5 * areas[sized].max())
-    places = tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
-                   for x, y in centres[whole])
-    return Middle(tallest, widest, int(is_big.sum()), alike, broadest, places, banded,
-                  thumbed)
+    faint = np.empty((0, 2))
+    if alike:
+        pip_labels = np.zeros(len(kept) + 1, bool)
+        pip_labels[np.flatnonzero(kept)[whole] + 1] = True
+        counted = pip_labels[labels]
+        faint = _faint_pips(paleness, counted, stats[sized])
+    return Middle(tallest, widest, int(is_big.sum()), alike, broadest,
+                  _places(centres[whole], w, h), banded, thumbed, _places(faint, w, h))
+
+
+def _places(centres: np.ndarray, w: int, h: int) -> tuple[tuple[float, float], ...]:
+    """Blob centres in the middle (pixels) as shares of the card's width and height."""
+    return tuple((_X0 + (_X1 - _X0) * float(x) / w, _Y0 + (_Y1 - _Y0) * float(y) / h)
+                 for x, y in centres)
+
+
+def _faint_pips(paleness: np.ndarray, counted: np.ndarray, pips: np.ndarray) -> np.ndarray:
+    """The centres of the pale blobs (_FAINT) with a core (_FAINT_CORE), clear of the
+    counted pips (``counted``, a mask) and of the middle's edges, of a pip's size (``pips``:
+    the counted pips' stats)."""
+    paleness = cv2.blur(paleness, _SMOOTHING)
+    # The smoothing spreads each pip's ink a little past its edge: a core there belongs to a
+    # blob that touches the pip. Most middles show no core elsewhere, and are done here.
+    core = (paleness < _FAINT_CORE) & (cv2.dilate(counted.astype(np.uint8), _TWO_PIXELS) == 0)
+    if not core.any():
+        return np.empty((0, 2))
+    pale = (paleness < _FAINT).astype(np.uint8)
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    left, top, width, height, area = stats[1:].T
+    h, w = pale.shape
+    pip_w, pip_h, pip_area = (float(np.median(pips[:, i])) for i in
+                              (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA))
+    cored = np.bincount(labels[core], minlength=len(stats))[1:] >= _CORE_SHARE * area
+    on_pips = np.zeros(len(stats), bool)
+    on_pips[labels[counted]] = True
+    clear = cored & ~on_pips[1:]
+    sized = ((_FAINT_WIDTH[0] * pip_w <= width) & (width <= _FAINT_WIDTH[1] * pip_w)
+             & (_FAINT_HEIGHT[0] * pip_h <= height) & (height <= _FAINT_HEIGHT[1] * pip_h)
+             & (area >= _FAINT_AREA * pip_area))
+    inside = (left > 0) & (top > 0) & (left + width < w) & (top + height < h)
+    return centres[1:][clear & sized & inside]
 
 
 def _whole_small_print(ink: np.ndarray, opened: np.ndarray) -> np.ndarray:

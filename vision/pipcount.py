@@ -307,8 +307,9 @@ class PipCounts:
         # So are pips one of which stands in a side column with no twin in the other (out of
         # focus, under glare, a 10's pip broken into pieces, and the nine left made it a 9
         # at 0.92).
-        hidden = middle.thumbed or (bool(middle.places) and not (_rows_centred(middle)
-                                                                  and _paired(middle)))
+        # So are pips beside a pale blob of a pip's size (Middle.faint).
+        hidden = middle.thumbed or bool(middle.faint) or (
+            bool(middle.places) and not (_rows_centred(middle) and _paired(middle)))
         table = self.thumbed if hidden else self.likelihood
         return weighed_by(rank_p, table[key])
 
@@ -317,7 +318,10 @@ class PipCounts:
         middle shows one, and, for a 4 to a 10, not only in the centre column
         (:func:`centre_column_only`: a shaken npm 3S, its 3 smeared into a 7, was read as
         7S at 0.91, the places of its three pips each fitting a 7), and, for a 2, not there
-        with one at mid-height (a 3's middle pip)."""
+        with one at mid-height (a 3's middle pip). A pale blob of a pip's size stands for a
+        pip here (past RIG.md's ranges a shaken paris 3C, its middle pip under glare, was
+        read as 2C at 0.90 from the two pips left)."""
+        middle = replace(middle, places=middle.places + middle.faint)
         if centre_column_only(middle) and (
                 rank >= Rank.FOUR or (rank == Rank.TWO and _one_at_mid_height(middle))):
             return False
