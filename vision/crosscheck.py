@@ -228,9 +228,9 @@ def _places(centres: np.ndarray, w: int, h: int) -> tuple[tuple[float, float], .
 
 
 def _faint_pips(paleness: np.ndarray, counted: np.ndarray, pips: np.ndarray) -> np.ndarray:
-    """The centres of the pale blobs (_FAINT) with a core (_FAINT_CORE), clear of the
-    counted pips (``counted``, a mask) and of the middle's edges, of a pip's size (``pips``:
-    the counted pips' stats)."""
+    """The centres of the pale blobs (_FAINT) darker still (_FAINT_CORE) over _CORE_SHARE
+    of them, clear of the counted pips (``counted``, a mask) and of the middle's edges, of a
+    pip's size (``pips``: the counted pips' stats)."""
     paleness = cv2.blur(paleness, _SMOOTHING)
     # The smoothing spreads each pip's ink a little past its edge: a core there belongs to a
     # blob that touches the pip. Most middles show no core elsewhere, and are done here.
