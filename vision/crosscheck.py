@@ -80,9 +80,9 @@ _CUT_WIDTH = 0.15
 #: _SMOOTHING pixels) may be a pip washed out by glare or smeared by a shaken camera:
 #: looked at where it is of a pip's size and darker than _FAINT_CORE over _CORE_SHARE of
 #: it, never counted. Smoothed, since in the dark the sensor's noise reaches that pale all
-#: over the paper; a core, since light falling off beside a glare does too, only just: on
-#: the dev decks, a pip so washed out kept 0.29 of itself under 0.72, and such shading
-#: 0.08 at most (none in the dark, its darkest point 0.76-0.78 there).
+#: over the paper; a core, since light falling off beside a glare does too, mostly only
+#: just: on the dev decks, a pip so washed out kept 0.29 of itself under 0.72, such shading
+#: beside a glare 0 and 0.07-0.08 (in the dark its darkest point was mostly 0.75-0.78).
 _FAINT, _FAINT_CORE, _CORE_SHARE, _SMOOTHING = 0.8, 0.72, 0.15, (5, 5)
 #: A pale blob stands for a pip where its width and height are within these shares of the
 #: counted pips' (a smeared pip loses most of its height) and it has _FAINT_AREA of their ink.
