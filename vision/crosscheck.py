@@ -213,10 +213,9 @@ def _measure(ink: np.ndarray, paleness: np.ndarray) -> Middle:
     alike = bool(sized.sum() >= 2 and areas[sized].min() >= 0.5 * areas[sized].max())
     faint = np.empty((0, 2))
     if alike:
-        pip_labels = np.zeros(len(kept) + 1, bool)
-        pip_labels[np.flatnonzero(kept)[whole] + 1] = True
-        counted = pip_labels[labels]
-        faint = _faint_pips(paleness, counted, stats[sized])
+        counted = kept.copy()
+        counted[kept] = whole
+        faint = _faint_pips(paleness, _blob_mask(labels, counted), stats[sized])
     return Middle(tallest, widest, int(is_big.sum()), alike, broadest,
                   _places(centres[whole], w, h), banded, thumbed, _places(faint, w, h))
 
@@ -266,13 +265,17 @@ def _whole_small_print(ink: np.ndarray, opened: np.ndarray) -> np.ndarray:
     return (pip_sized & kept)[labels].astype(np.uint8)
 
 
+def _blob_mask(labels: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The pixels of the blobs (labels 1..n) flagged in ``which`` (a flag per blob)."""
+    return np.append(False, which)[labels]
+
+
 def _beside(labels: np.ndarray, which: np.ndarray) -> np.ndarray:
     """Which blobs (labels 1..n) touch one of ``which`` (a flag per blob) or lie within
     two pixels of it."""
     near = np.zeros(len(which), bool)
     if which.any():
-        grown = cv2.dilate(np.isin(labels, np.flatnonzero(which) + 1).astype(np.uint8),
-                           _TWO_PIXELS)
+        grown = cv2.dilate(_blob_mask(labels, which).astype(np.uint8), _TWO_PIXELS)
         touched = np.unique(labels[grown > 0])
         near[touched[touched > 0] - 1] = True
     return near

@@ -537,12 +537,13 @@ def test_a_sure_2_with_three_smeared_pips_in_the_centre_column_is_held(
     assert CornerReader().read_card(two).confidence >= ACCEPT_THRESHOLD
 
 
-def _washed_out(card: np.ndarray, place: tuple[float, float], contrast: float) -> None:
+def _washed_out(card: np.ndarray, place: tuple[float, float], contrast: float,
+                above: int = 22) -> None:
     """The pip at ``place`` (shares of the card) printed at ``contrast`` of its ink, as under
-    glare: nearer the paper."""
+    glare: nearer the paper; from ``above`` pixels over its centre (0: its lower half)."""
     x, y = round(place[0] * CARD_W), round(place[1] * CARD_H)
-    pip = card[y - 22:y + 22, x - 22:x + 22].astype(np.float32)
-    card[y - 22:y + 22, x - 22:x + 22] = (255.0 - contrast * (255.0 - pip)).astype(np.uint8)
+    pip = card[y - above:y + 22, x - 22:x + 22].astype(np.float32)
+    card[y - above:y + 22, x - 22:x + 22] = (255.0 - contrast * (255.0 - pip)).astype(np.uint8)
 
 
 def test_a_sure_2_with_a_pale_pip_at_mid_height_is_held(
@@ -576,9 +577,7 @@ def test_pale_print_beside_the_pips_is_no_pip(dev_deck: dict[Card, np.ndarray]) 
         assert look_at_middle(_straight(dev_deck, code)).faint == (), code
     six = _straight(dev_deck, "6C")
     top = min(look_at_middle(six).places, key=lambda p: p[1])
-    x, y = round(top[0] * CARD_W), round(top[1] * CARD_H)
-    six[y:y + 22, x - 22:x + 22] = (255.0 - 0.3 * (255.0 - six[y:y + 22, x - 22:x + 22])
-                                    ).astype(np.uint8)  # its lower half paler
+    _washed_out(six, top, 0.3, above=0)
     assert look_at_middle(six).faint == ()
 
 
