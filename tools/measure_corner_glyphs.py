@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -32,8 +32,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.vision_accuracy import BEYOND
 from shoe.cards import FULL_DECK, Card, Rank, Suit
+from tools.condition_shots import CONDITIONS, add_arguments, deck_rng, shots
 from vision import corpus
 from vision.glyphs import (
     CORNERS_SETTLE,
@@ -44,10 +44,6 @@ from vision.glyphs import (
     pip_glyphs,
 )
 from vision.indices import IndexBlobs, find_indices
-from vision.locate import locate
-from vision.quad import straighten
-from vision.simulator import SceneParams
-from vision.stills import render_frame
 
 BLACK = [c for c in FULL_DECK if c.suit in (Suit.SPADES, Suit.CLUBS)]
 _NEIGHBOURS = np.ones((3, 3), np.uint8)
@@ -86,17 +82,8 @@ def was_cut(found: IndexBlobs) -> bool:
 def measure(deck: str, condition: str, frames: int, net: GlyphNet, rng: np.random.Generator,
             tally: Tally) -> None:
     faces = corpus.render_deck(deck, 350, alpha=True)
-    for _ in range(frames):
-        card = BLACK[int(rng.integers(len(BLACK)))]
-        params = replace(SceneParams.random(rng, "hard"), upside_down=bool(rng.random() < 0.5))
-        if condition != "hard":
-            params = BEYOND[condition](params, rng)
-        frame = render_frame(faces[card], params, rng, offset_px=float(rng.uniform(0, 3)))
-        quad = locate(frame)
-        if quad is None:
-            continue
+    for card, straight in shots(faces, BLACK, frames, condition, rng):
         tally.frames += 1
-        straight = straighten(frame, quad)
         toward_truth = 1.0 if card.suit == Suit.CLUBS else -1.0
         indices = [f for f in find_indices(straight) if f is not None and f.suit is not None]
         glyphs = [glyph_input(f.level, f.labels == f.suit) for f in indices]
@@ -134,11 +121,7 @@ def _settle(deck: str, card: Card, straight: np.ndarray, toward_truth: float, sa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--decks", nargs="*", help="these decks (default: the dev decks)")
-    parser.add_argument("--conditions", nargs="*", choices=["hard", *sorted(BEYOND)],
-                        help="hard light, and each condition past the ranges (default: all)")
-    parser.add_argument("--frames", type=int, default=40, help="frames a deck and condition")
-    parser.add_argument("--seed", type=int, default=13)
+    add_arguments(parser, seed=13)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     net = GlyphNet.load()
@@ -148,11 +131,11 @@ def main() -> None:
           "| pips against settled corners | glyphs cut at a neck | saying their suit by 2+ "
           "| saying the other by 2+ |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for condition in args.conditions or ["hard", *sorted(BEYOND)]:
+    for condition in args.conditions or CONDITIONS:
         tally = Tally()
         for deck in decks:
-            rng = np.random.default_rng([args.seed, sum(map(ord, deck)), sum(map(ord, condition))])
-            measure(deck, condition, args.frames, net, rng, tally)
+            measure(deck, condition, args.frames, net, deck_rng(args.seed, deck, condition),
+                    tally)
         print(tally.row(condition), flush=True)
 
 

@@ -9,10 +9,12 @@ the indices, :mod:`vision.glyphs`), do not surely confirm (or, with no glyph to 
 whose print is blurred or speckled past what the index network learned; the rules are in
 :mod:`vision.blacksuit`), and a J or K whose rank glyph encloses a counter spanning its
 middle, as a D does (a foreign queen, which the index network may take for a jack), or a Q
-whose rank shows none on blurred print. So is any reading of print smeared along one
-direction, as by a camera shaken during the exposure, and the suit of a card on which the
-light leaves a channel of the paper unlit (candle light, the camera's white balance off),
-where red and black look alike (the print's state is measured by :mod:`vision.printstate`).
+whose rank shows none on blurred print, and a red suit where three pips or more of the
+middle are shaped as the other red suit (:mod:`vision.hearts`). So is any reading of print
+smeared along one direction, as by a camera shaken during the exposure, and the suit of a
+card on which the light leaves a channel of the paper unlit (candle light, the camera's
+white balance off), where red and black look alike (the print's state is measured by
+:mod:`vision.printstate`).
 
 The check only ever lowers a confidence, and only when the middle, the glyph or the state
 of the print is clear about it.
@@ -29,7 +31,7 @@ import numpy as np
 from shoe.cards import Rank, Suit
 from vision.blacksuit import glyphs_confirm
 from vision.glyphs import BlackSuitEvidence, GlyphNet
-from vision.hearts import heart_on_its_head
+from vision.hearts import heart_on_its_head, pips_deny
 from vision.indices import IndexBlobs, find_indices, rank_encloses_counter
 from vision.pixels import DARK, ink_levels
 from vision.printstate import SHARP_ENOUGH, colour_lost, print_blur, smeared
@@ -341,9 +343,8 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
     court, black = reading.rank in (Rank.JACK, Rank.KING), reading.suit in (Suit.SPADES, Suit.CLUBS)
     queen, diamond = reading.rank is Rank.QUEEN, reading.suit is Suit.DIAMONDS
     blank = middle.blobs == 0
-    if indices is None:
-        indices = (find_indices(card) if court or queen or black or diamond or blank
-                   else (None, None))
+    # The corners, for the rules below (a red number card's may spare cutting out its pips).
+    indices = indices if indices is not None else find_indices(card)
     # A heart printed on its head, which the network never learned, may be named a diamond.
     # Its index is printed unturned, its rank upside down, and a 6 so reads as a 9: a
     # kde-ancient-egyptians 9H, read from that corner alone, was 6D, its 6 at 0.97. (Other
@@ -363,8 +364,9 @@ def check(reading: Reading, card: np.ndarray, glyphs: GlyphNet,
         # A Q that shows none, on blurred print (a shaken JC was read as QC).
         or (queen and _blurred_without_counter(card, indices)))
     checked = cap_rank(reading) if rank_held else reading
-    suit_held = upturned_heart or (
-        black and not glyphs_confirm(reading, card, glyphs, indices, evidence))
+    suit_held = (upturned_heart
+                 or (black and not glyphs_confirm(reading, card, glyphs, indices, evidence))
+                 or pips_deny(reading, card, indices))
     return cap_suit(checked) if suit_held else checked
 
 

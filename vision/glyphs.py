@@ -37,9 +37,11 @@ __all__ = [
     "GLYPH_SIZE",
     "BlackSuitEvidence",
     "GlyphNet",
+    "Pip",
     "black_suit_evidence",
     "club_odds",
     "corner_glyph",
+    "cut_pips",
     "glyph_input",
     "pip_glyphs",
     "stemless_spade",
@@ -140,14 +142,29 @@ def _suit_glyph(found: IndexBlobs | None) -> np.ndarray | None:
     return glyph_input(found.level, found.labels == found.suit)
 
 
+@dataclass(frozen=True, slots=True)
+class Pip:
+    """One pip cut out of a card's middle: as the network's input (:func:`glyph_input`), and
+    its ink's colour (the median over its pixels of the brightest channel's ink level less
+    the darkest's, as :meth:`vision.indices.IndexBlobs.ink_colour`)."""
+
+    glyph: np.ndarray
+    colour: float
+
+
 def pip_glyphs(card: np.ndarray, ace: bool = False) -> list[np.ndarray]:
-    """The pips of a straightened card as the network's inputs: whole blobs of print of
-    one size, at least two, that are not in a corner's index; none where there are none.
-    With ``ace``, the one large pip of an ace instead, which lies at the card's centre."""
+    """The pips of a straightened card as the network's inputs (:func:`cut_pips`)."""
+    return [pip.glyph for pip in cut_pips(card, ace)]
+
+
+def cut_pips(card: np.ndarray, ace: bool = False) -> list[Pip]:
+    """The pips of a straightened card: whole blobs of print of one size, at least two, that
+    are not in a corner's index; none where there are none. With ``ace``, the one large pip
+    of an ace instead, which lies at the card's centre."""
     h, w = card.shape[:2]
     x0, y0 = round(_PIP_ZONE[0] * w), round(_PIP_ZONE[1] * h)
     zone = card[y0:h - y0, x0:w - x0]
-    level = ink_levels(zone, _PIP_REACH)[0]
+    level, brightest = ink_levels(zone, _PIP_REACH)
     mask = cv2.morphologyEx((level < DARK).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((2, 2), np.uint8))
     _, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -175,7 +192,9 @@ def pip_glyphs(card: np.ndarray, ace: bool = False) -> list[np.ndarray]:
     found = []
     for i in pips[:_MAX_PIPS]:
         box = np.s_[max(0, y[i] - 2):y[i] + bh[i] + 2, max(0, x[i] - 2):x[i] + bw[i] + 2]
-        found.append(glyph_input(level[box], labels[box] == i + 1))
+        own = labels[box] == i + 1
+        colour = float(np.median((brightest[box] - level[box])[own]))
+        found.append(Pip(glyph_input(level[box], own), colour))
     return found
 
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from shoe.cards import FULL_DECK, Card, Suit
+from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.hearts import (
     DIAMOND_SHAPE,
     EVIDENCE,
@@ -18,6 +18,8 @@ from vision.hearts import (
     RED_INK,
     heart_on_its_head,
     ink_colour,
+    pips_deny,
+    red_pips_say,
     red_suit_log_odds,
     red_suits_torn,
     top_less_bottom,
@@ -27,8 +29,10 @@ from vision.indexnet import SUIT_CLASSES
 from vision.indices import IndexBlobs, find_indices
 from vision.locate import locate
 from vision.quad import CARD_H, CARD_W, straighten
+from vision.reader import CornerReader
+from vision.reading import Reading
 from vision.simulator import SceneParams
-from vision.stills import StillCamera
+from vision.stills import StillCamera, render_frame
 
 HEARTS, DIAMONDS = SUIT_CLASSES.index(Suit.HEARTS), SUIT_CLASSES.index(Suit.DIAMONDS)
 RED = [c for c in FULL_DECK if c.suit in (Suit.HEARTS, Suit.DIAMONDS)]
@@ -176,3 +180,97 @@ def test_the_glyphs_raise_no_suit_the_network_hardly_weighs() -> None:
     torn = _suits(H=0.4, D=0.6)
     assert np.array_equal(weigh_red_suits(torn, HEARTS, DIAMONDS, 0.0), torn)
     assert not red_suits_torn(0.995, 0.005)
+
+
+def _sure(code: str) -> Reading:
+    card = Card.parse(code)
+    return Reading(card, 0.99, card.rank, card.suit, 0.995, 0.995)
+
+
+def _straight(face: np.ndarray) -> np.ndarray:
+    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
+def test_a_number_cards_pips_are_shaped_as_its_red_suit(
+        deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
+    faces = deck_faces(deck, 350)
+    for card in RED:
+        shown = red_pips_say(_straight(faces[card]))
+        # A 2 shows two pips, too few to say; an ace one; a court card a picture.
+        assert shown is (card.suit if Rank.THREE <= card.rank <= Rank.TEN else None), card
+
+
+def _corners_painted_out(card: np.ndarray) -> np.ndarray:
+    """The card with both index corners painted the paper's colour, as glare may wash them."""
+    out = card.copy()
+    h, w = card.shape[:2]
+    paper = np.median(card[h // 2 - 5:h // 2 + 5, 2:8].reshape(-1, 3), axis=0)
+    out[:round(0.3 * h), :round(0.2 * w)] = paper
+    out[h - round(0.3 * h):, w - round(0.2 * w):] = paper
+    return out
+
+
+@pytest.mark.parametrize("rank", ["3", "6", "10"])
+def test_pips_deny_the_other_red_suit(deck_faces: Callable[..., dict[Card, np.ndarray]],
+                                      rank: str) -> None:
+    faces = deck_faces("anglo", 350)
+    for suit, other in (("H", "D"), ("D", "H")):
+        card = _straight(faces[Card.parse(rank + suit)])
+        for shown in (card, _corners_painted_out(card)):
+            indices = find_indices(shown)
+            assert pips_deny(_sure(rank + other), shown, indices)
+            assert not pips_deny(_sure(rank + suit), shown, indices)
+
+
+def test_the_pips_deny_no_black_suit_nor_a_court_card(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    faces = deck_faces("anglo", 350)
+    for read, shown in (("6S", "6D"), ("6C", "6H"), ("QD", "QH"), ("AD", "AH")):
+        card = _straight(faces[Card.parse(shown)])
+        assert not pips_deny(_sure(read), card, find_indices(card))
+
+
+def test_only_pips_of_red_ink_say_a_red_suit(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    # In the dark, blobs of the sensor's noise on the dim paper were cut out as pips, grey,
+    # and measured as diamonds; a red suit is no grey blob's to say.
+    faces = deck_faces("anglo", 350)
+    for code in ("6H", "9D"):
+        card = _straight(faces[Card.parse(code)])
+        grey = cv2.cvtColor(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        assert red_pips_say(card) is Card.parse(code).suit and red_pips_say(grey) is None
+        other = "6D" if code == "6H" else "9H"
+        assert pips_deny(_sure(other), card, [None, None])
+        assert not pips_deny(_sure(other), grey, [None, None])
+
+
+def test_the_pips_are_not_asked_where_both_corners_show_the_suit_read(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    diamonds = _straight(deck_faces("anglo", 350)[Card.parse("6D")])
+    hearts = [_index_of(_heart()), _index_of(_heart()[::-1])]
+    assert not pips_deny(_sure("6H"), diamonds, hearts)
+    assert pips_deny(_sure("6H"), diamonds, [hearts[0], None])
+
+
+#: Two broad glare spots (past RIG.md's glare range) over both index corners of a card
+#: upside down: a neoclassical 6H, one corner's heart washed out, the other's washed to a
+#: diamond's shape, was read as 6D at 0.967.
+GLARED_CORNERS = SceneParams(
+    card_height_frac=0.605, center_shift=(-0.596, 0.381), rotation_deg=4.52,
+    tilt_deg=(-0.025, 5.75), camera_height_mm=125.4, upside_down=True,
+    lips_mm=(2.63, 0.044), window_ends_mm=(1.75, 2.80), frame_width_mm=8.57,
+    metal_bgr=(57, 62, 67), reflection=0.0, reflection_pos=0.079, cloth_bgr=(150, 150, 150),
+    colour_temp_k=6155.0, white_balance=0.636, exposure=0.589, gradient=0.293,
+    gradient_angle_deg=109.5, glare=((0.110, 0.235, 0.440, 0.930), (0.737, 0.776, 0.334, 0.960)),
+    noise_sigma=7.50, blur_sigma=1.15, jpeg_quality=92, gamma=1.088, saturation=1.074,
+    sharpen=0.0)
+
+
+def test_a_heart_whose_corners_glare_washed_out_is_no_sure_diamond(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    face = deck_faces("neoclassical", 350, alpha=True)[Card.parse("6H")]
+    reader = CornerReader()
+    for seed in range(6):
+        reading = reader.read(render_frame(face, GLARED_CORNERS, np.random.default_rng(seed)))
+        assert reading.card == Card.parse("6H") or not reading.is_sure, (seed, reading)
