@@ -43,6 +43,10 @@ def _suits(**shares: float) -> np.ndarray:
     return np.array([shares.get(s.value, 0.0) for s in SUIT_CLASSES])
 
 
+def _straight(face: np.ndarray) -> np.ndarray:
+    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+
+
 def _says(card: np.ndarray) -> float:
     return red_suit_log_odds(find_indices(card))
 
@@ -79,7 +83,7 @@ def test_each_red_card_of_a_dev_deck_shows_its_suit_in_its_glyphs(
     faces = deck_faces(deck, 350)
     said = 0
     for card in RED:
-        straight = cv2.resize(faces[card], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        straight = _straight(faces[card])
         odds = _says(straight)
         assert odds == 0 or (odds > 0) == (card.suit == Suit.HEARTS), (deck, card, odds)
         said += odds != 0
@@ -153,7 +157,7 @@ def test_a_dev_decks_red_glyphs_are_of_red_ink_and_its_black_ones_are_not(
         deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
     faces = deck_faces(deck, 350)
     for card in FULL_DECK:
-        straight = cv2.resize(faces[card], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        straight = _straight(faces[card])
         for found in find_indices(straight):
             if found is not None and found.suit is not None:
                 red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
@@ -185,10 +189,6 @@ def test_the_glyphs_raise_no_suit_the_network_hardly_weighs() -> None:
 def _sure(code: str) -> Reading:
     card = Card.parse(code)
     return Reading(card, 0.99, card.rank, card.suit, 0.995, 0.995)
-
-
-def _straight(face: np.ndarray) -> np.ndarray:
-    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
