@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
@@ -12,8 +11,6 @@ import pytest
 from shoe.cards import FULL_DECK, Card
 from shoe.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
-# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
-sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import HELD_OUT_DECK, learning_pass, stills, table_cloth
 
 

@@ -36,12 +36,9 @@ from vision.sceneparams import SceneParams
 from vision.sensor import smear
 from vision.stills import render_frame
 
+from straightened import flat, flat_card, sure
+
 Faces = Callable[..., dict[Card, np.ndarray]]
-
-
-def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
-    """A clean face as the locator hands it over: CARD_H x CARD_W."""
-    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
 @pytest.fixture(scope="module")
@@ -49,16 +46,11 @@ def glyphs() -> GlyphNet:
     return GlyphNet.load()
 
 
-def _sure(code: str) -> Reading:
-    card = Card.parse(code)
-    return Reading(card, 0.99, card.rank, card.suit, 0.995, 0.995)
-
-
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 def test_court_cards_contradict_a_number(deck_faces: Faces, deck: str) -> None:
     faces = deck_faces(deck, 350)
     courts = [c for c in faces if c.rank >= Rank.JACK]
-    middles = [look_at_middle(_straight(faces, c.code)) for c in courts]
+    middles = [look_at_middle(flat_card(faces, c.code)) for c in courts]
     # The check only speaks when the picture is clear; most court cards are.
     assert sum(contradicts(Rank.EIGHT, m) for m in middles) >= 9
     assert not any(contradicts(c.rank, m) for c, m in zip(courts, middles, strict=True))
@@ -72,23 +64,23 @@ def test_a_card_with_no_print_found_anywhere_is_held(glyphs: GlyphNet) -> None:
     assert look_at_middle(frame).blobs == 0
     assert find_indices(frame) == (None, None)
     for code in ("10C", "7H", "AS", "KD"):
-        assert check(_sure(code), frame, glyphs).confidence <= CAP
+        assert check(sure(code), frame, glyphs).confidence <= CAP
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 def test_a_card_whose_middle_shows_nothing_is_held_only_with_no_index_either(
         deck_faces: Faces, deck: str, glyphs: GlyphNet) -> None:
     # Its middle painted over with paper, as pale pips out of focus fade: the index stands.
-    card = _straight(deck_faces(deck, 350), "9C").copy()
+    card = flat_card(deck_faces(deck, 350), "9C").copy()
     card[17:-17, 37:-37] = card[5, CARD_W // 2]  # the middle the check looks at
     assert look_at_middle(card).blobs == 0
-    assert check(_sure("9C"), card, glyphs) == _sure("9C")
+    assert check(sure("9C"), card, glyphs) == sure("9C")
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 @pytest.mark.parametrize("code", ["2H", "5C", "8S", "10D"])
 def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, code: str) -> None:
-    middle = look_at_middle(_straight(deck_faces(deck, 350), code))
+    middle = look_at_middle(flat_card(deck_faces(deck, 350), code))
     assert contradicts(Rank.KING, middle)
     assert not contradicts(Card.parse(code).rank, middle)
 
@@ -97,13 +89,13 @@ def test_a_number_card_contradicts_a_court_rank(deck_faces: Faces, deck: str, co
 def test_no_number_card_contradicts_its_own_rank(deck_faces: Faces, deck: str) -> None:
     faces = deck_faces(deck, 350)
     for card in (c for c in faces if Rank.TWO <= c.rank <= Rank.TEN):
-        assert not contradicts(card.rank, look_at_middle(_straight(faces, card.code))), card
+        assert not contradicts(card.rank, look_at_middle(flat_card(faces, card.code))), card
 
 
 @pytest.mark.parametrize("code", ["3D", "8S", "10C"])
 def test_the_box_past_a_card_located_too_large_does_not_spoil_the_count(
         deck_faces: Faces, code: str) -> None:
-    card = _straight(deck_faces("anglo", 350), code)
+    card = flat_card(deck_faces("anglo", 350), code)
     clean = look_at_middle(card)
     # The locator's outline a few pixels too high: the box's dark edge across the top of
     # the middle (straightened 252 px high, the middle starts at 7% of it).
@@ -116,7 +108,7 @@ def test_the_box_past_a_card_located_too_large_does_not_spoil_the_count(
 @pytest.mark.parametrize("code", ["3D", "9D", "10C"])
 def test_the_box_past_the_card_cut_short_by_the_thumb_does_not_spoil_the_count(
         deck_faces: Faces, code: str) -> None:
-    card = _straight(deck_faces("anglo", 350), code)
+    card = flat_card(deck_faces("anglo", 350), code)
     clean = look_at_middle(card)
     # The outline a little too low, the box's dark edge across the foot of the middle (it
     # ends at 93% of 252 px), but a thumb the paper's colour, no ink, hides its left part:
@@ -143,10 +135,10 @@ def test_the_box_in_a_band_across_the_middles_edge_does_not_spoil_the_count(
     wood = round(0.15 * face.shape[0])
     padded = cv2.copyMakeBorder(face, wood * at_top, wood * (not at_top), 0, 0,
                                 cv2.BORDER_CONSTANT, value=(30, 80, 140))
-    middle = look_at_middle(cv2.resize(padded, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
+    middle = look_at_middle(flat(padded))
     assert counts_pips(middle) and contradicts(Rank.KING, middle)
     assert middle.blobs == Card.parse(code).rank
-    assert middle.banded and not look_at_middle(_straight(deck_faces("anglo", 350), code)).banded
+    assert middle.banded and not look_at_middle(flat_card(deck_faces("anglo", 350), code)).banded
 
 
 @pytest.mark.parametrize("skin", [(45, 60, 95), (120, 150, 200)])
@@ -155,7 +147,7 @@ def test_the_dealers_thumb_over_the_middle_is_no_picture(deck_faces: Faces, code
                                                         skin: tuple[int, int, int]) -> None:
     """The thumb rises from the card's lower edge over the middle, its hand below: a blob
     that tall and broad made a picture of it, and a number card read rightly was held."""
-    card = _straight(deck_faces("anglo", 350), code)
+    card = flat_card(deck_faces("anglo", 350), code)
     _thumb_on(card, skin)
     middle = look_at_middle(card)
     assert not contradicts(Card.parse(code).rank, middle), middle
@@ -166,7 +158,7 @@ def test_the_dealers_thumb_over_the_middle_is_no_picture(deck_faces: Faces, code
 @pytest.mark.parametrize("code", ["KS", "QH", "JD"])
 def test_a_court_card_under_the_thumb_is_still_a_picture(deck_faces: Faces, code: str) -> None:
     """The thumb joins the picture, which reaches up past it: the whole is no thumb."""
-    card = _straight(deck_faces("anglo", 350), code)
+    card = flat_card(deck_faces("anglo", 350), code)
     _thumb_on(card, (45, 60, 95))
     assert contradicts(Rank.EIGHT, look_at_middle(card))
 
@@ -189,7 +181,7 @@ def test_a_pip_the_thumb_cuts_counts_but_is_not_measured(deck_faces: Faces) -> N
     """A dark thumb, its lit edge parting it from a pip it covers in part: the piece counts
     as a pip, but its size and its place are left out. Measured, it kept a 6D's pips from
     counting as of one size, so their places could not hold a 9 read from a turned index."""
-    card = _straight(deck_faces("anglo", 350), "6D")
+    card = flat_card(deck_faces("anglo", 350), "6D")
     _thumb_on(card, (45, 60, 95), tip_at=(0.35, 0.6), rim=(200, 215, 225))
     middle = look_at_middle(card)
     assert middle.blobs == 5 and counts_pips(middle) and len(middle.places) == 4
@@ -255,14 +247,14 @@ def test_a_foreign_ace_read_as_a_seven_is_contradicted(deck_faces: Faces) -> Non
     # the ace's picture spans the middle, wider than any column of pips.
     faces = deck_faces("slavic_costumes", 350)
     for suit in "SHDC":
-        assert contradicts(Rank.SEVEN, look_at_middle(_straight(faces, "A" + suit))), suit
+        assert contradicts(Rank.SEVEN, look_at_middle(flat_card(faces, "A" + suit))), suit
 
 
 def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces,
                                                              glyphs: GlyphNet) -> None:
     faces = deck_faces("anglo", 350)
     for truth, misread in (("QH", "8H"), ("7C", "7S"), ("6D", "JD"), ("9S", "9C")):
-        capped = check(_sure(misread), _straight(faces, truth), glyphs)
+        capped = check(sure(misread), flat_card(faces, truth), glyphs)
         assert capped.card == Card.parse(misread)  # still offered, no longer sure
         assert capped.confidence <= CAP < ACCEPT_THRESHOLD
         assert not capped.is_sure
@@ -271,12 +263,12 @@ def test_a_contradicted_reading_is_capped_below_the_threshold(deck_faces: Faces,
 def test_a_right_reading_keeps_its_confidence(deck_faces: Faces, glyphs: GlyphNet) -> None:
     faces = deck_faces("anglo", 350)
     for code in ("QH", "7C", "7S", "6D", "9S", "AS", "KC"):
-        assert check(_sure(code), _straight(faces, code), glyphs) == _sure(code)
+        assert check(sure(code), flat_card(faces, code), glyphs) == sure(code)
 
 
 def test_an_unsure_reading_is_left_alone(deck_faces: Faces, glyphs: GlyphNet) -> None:
     unsure = Reading(Card.parse("8H"), 0.3, Rank.EIGHT, Suit.HEARTS, 0.5, 0.6)
-    assert check(unsure, _straight(deck_faces("anglo", 350), "QH"), glyphs) == unsure
+    assert check(unsure, flat_card(deck_faces("anglo", 350), "QH"), glyphs) == unsure
 
 
 def _lower_suit_printed_upright(card: np.ndarray) -> np.ndarray:
@@ -298,15 +290,15 @@ def test_a_heart_on_its_head_holds_a_diamond(deck_faces: Faces, glyphs: GlyphNet
     # indices) and may name it a diamond surely. Such an index is printed unturned, its rank
     # upside down where the corner is turned round to be read: a 6 or a 9 is held too.
     faces = deck_faces("anglo", 350)
-    hearts = _lower_suit_printed_upright(_straight(faces, rank + "H"))
-    held = check(_sure(rank + "D"), hearts, glyphs)
+    hearts = _lower_suit_printed_upright(flat_card(faces, rank + "H"))
+    held = check(sure(rank + "D"), hearts, glyphs)
     assert not held.is_sure and held.suit_confidence <= CAP
     for upside_down in ("6", "9"):
-        assert check(_sure(upside_down + "D"), hearts, glyphs).rank_confidence <= CAP
-    assert check(_sure(rank + "H"), hearts, glyphs) == _sure(rank + "H")
+        assert check(sure(upside_down + "D"), hearts, glyphs).rank_confidence <= CAP
+    assert check(sure(rank + "H"), hearts, glyphs) == sure(rank + "H")
     # A diamond on its head is a diamond.
-    diamonds = _lower_suit_printed_upright(_straight(faces, rank + "D"))
-    assert check(_sure(rank + "D"), diamonds, glyphs) == _sure(rank + "D")
+    diamonds = _lower_suit_printed_upright(flat_card(faces, rank + "D"))
+    assert check(sure(rank + "D"), diamonds, glyphs) == sure(rank + "D")
 
 
 @pytest.mark.parametrize("deck", ["berlin", "lattmann", "rheinland"])
@@ -316,7 +308,7 @@ def test_a_german_queen_read_as_a_jack_is_capped(deck_faces: Faces, glyphs: Glyp
     # A D encloses a counter as tall as itself; no J or K does.
     faces = deck_faces(deck, 350)
     for suit in "SHDC":
-        capped = check(_sure("J" + suit), _straight(faces, "Q" + suit), glyphs)
+        capped = check(sure("J" + suit), flat_card(faces, "Q" + suit), glyphs)
         assert not capped.is_sure, (deck, suit)
         assert capped.rank_confidence <= CAP
 
@@ -325,7 +317,7 @@ def test_a_german_queen_read_as_a_jack_is_capped(deck_faces: Faces, glyphs: Glyp
 def test_no_standard_jack_or_king_encloses_a_counter(deck_faces: Faces, deck: str) -> None:
     faces = deck_faces(deck, 350)
     for code in (r + s for r in "JK" for s in "SHDC"):
-        card = _straight(faces, code)
+        card = flat_card(faces, code)
         assert not any(map(rank_encloses_counter, find_indices(card))), (deck, code)
 
 
@@ -335,7 +327,7 @@ def test_a_bowl_in_one_half_of_the_rank_is_no_counter(deck_faces: Faces, deck: s
     but none spans the rank's middle as a Q's does."""
     faces, shot = deck_faces(deck, 350), deck_faces(deck, 350, alpha=True)
     for code in (r + s for r in "JK" for s in "SHDC"):
-        cards = [_straight(faces, code)]
+        cards = [flat_card(faces, code)]
         cards += [_under_hard_light(shot[Card.parse(code)], code, seed) for seed in range(3)]
         for card in cards:
             assert not any(map(rank_encloses_counter, find_indices(card))), (deck, code)
@@ -359,18 +351,18 @@ def test_a_queen_read_as_a_king_or_a_jack_is_held(deck_faces: Faces, glyphs: Gly
     # A Q's bowl is a counter too, its tail making the glyph taller than the bowl.
     faces = deck_faces(deck, 350)
     for suit in "SHDC":
-        queen = _straight(faces, "Q" + suit)
+        queen = flat_card(faces, "Q" + suit)
         for misread in ("K" + suit, "J" + suit):
-            held = check(_sure(misread), queen, glyphs)
+            held = check(sure(misread), queen, glyphs)
             assert not held.is_sure and held.rank_confidence <= CAP, (deck, misread)
-        assert check(_sure("Q" + suit), queen, glyphs) == _sure("Q" + suit)
+        assert check(sure("Q" + suit), queen, glyphs) == sure("Q" + suit)
 
 
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 def test_print_blur_grows_with_the_cameras_blur(deck_faces: Faces, deck: str) -> None:
     faces = deck_faces(deck, 350)
     for code in ("KS", "AC", "5C", "10D"):
-        card = _straight(faces, code)
+        card = flat_card(faces, code)
         measured = [print_blur(cv2.GaussianBlur(card, (0, 0), s) if s else card)
                     for s in (0.0, 1.0, 2.0, 3.0)]
         assert measured == sorted(measured), (code, measured)
@@ -389,7 +381,7 @@ def test_print_smear_grows_with_a_shake_in_any_direction(deck_faces: Faces, deck
     faces = deck_faces(deck, 350)
     for code in ("KS", "AC", "5C", "10D", "8H"):
         # As soft as the camera leaves it within the rig's ranges: not smeared.
-        card = cv2.GaussianBlur(_straight(faces, code), (0, 0), 1.0)
+        card = cv2.GaussianBlur(flat_card(faces, code), (0, 0), 1.0)
         assert print_smear(card) < SMEARED
         for angle in (0, 45, 90, 150):
             smeared = [print_smear(smear(card, (length, angle))) for length in (0, 5, 10)]
@@ -400,7 +392,7 @@ def test_print_smear_is_the_worst_directions_tenth_percentile(deck_faces: Faces)
     # One sort serves all eight directions: the same as numpy's percentile of each.
     faces = deck_faces("paris", 350)
     for code in ("QS", "7C", "10D"):
-        card = smear(cv2.GaussianBlur(_straight(faces, code), (0, 0), 1.0), (6, 30))
+        card = smear(cv2.GaussianBlur(flat_card(faces, code), (0, 0), 1.0), (6, 30))
         per_corner = []
         for sigma, facing in _corner_edges(card, darkest=True):
             bins = np.floor_divide(facing + 90 / 8, 180 / 8).astype(int) % 8
@@ -413,7 +405,7 @@ def test_pale_coloured_ink_is_not_taken_for_smeared_print(deck_faces: Faces) -> 
     # A four-colour deck's yellow diamonds: on grey, their JD measured smeared (3.55).
     faces = deck_faces("neoclassical_4_color", 350)
     for code in ("JD", "KD", "8D", "3D"):
-        card = cv2.GaussianBlur(_straight(faces, code), (0, 0), 1.0)
+        card = cv2.GaussianBlur(flat_card(faces, code), (0, 0), 1.0)
         assert print_smear(card) < SMEARED, code
         assert print_smear(smear(card, (10, 45))) > SMEARED, code
 
@@ -447,22 +439,22 @@ def test_a_queen_read_on_blurred_print_with_no_counter_is_held(
     a counter across its rank's middle: on print blurred past what the index network
     learned, a Q is held where no corner shows one."""
     faces = deck_faces("bellot", 350)
-    queen = _sure("Q" + suit)
-    jack = cv2.GaussianBlur(_straight(faces, "J" + suit), (0, 0), 2.0)
+    queen = sure("Q" + suit)
+    jack = cv2.GaussianBlur(flat_card(faces, "J" + suit), (0, 0), 2.0)
     assert print_blur(jack) > SHARP_ENOUGH
     held = check(queen, jack, glyphs)
     assert held.card == queen.card and not held.is_sure and held.rank_confidence <= CAP
     # The queen itself, as blurred, shows its counter: its rank stands (a spade's suit is
     # held on such print where no glyph says it).
-    blurred = cv2.GaussianBlur(_straight(faces, "Q" + suit), (0, 0), 2.0)
+    blurred = cv2.GaussianBlur(flat_card(faces, "Q" + suit), (0, 0), 2.0)
     assert any(map(rank_encloses_counter, find_indices(blurred)))
     assert check(queen, blurred, glyphs).rank_confidence == queen.rank_confidence
 
 
 def test_a_reading_of_smeared_print_is_held(deck_faces: Faces, glyphs: GlyphNet) -> None:
-    card = _straight(deck_faces("anglo", 350), "8H")
-    assert check(_sure("8H"), card, glyphs) == _sure("8H")
-    held = check(_sure("8H"), smear(card, (12, 110)), glyphs)
+    card = flat_card(deck_faces("anglo", 350), "8H")
+    assert check(sure("8H"), card, glyphs) == sure("8H")
+    held = check(sure("8H"), smear(card, (12, 110)), glyphs)
     assert held.card == Card.parse("8H") and not held.is_sure
     assert max(held.confidence, held.rank_confidence, held.suit_confidence) <= CAP
 
@@ -483,10 +475,10 @@ def test_the_suit_is_held_where_the_light_leaves_a_channel_unlit(
     warmest = seen(2700, 0.2)  # RIG.md's warmest light, the least of its cast removed
     candle = seen(1900, 0.0)
     assert not colour_lost(warmest) and colour_lost(candle)
-    assert check(_sure(code), warmest, glyphs) == _sure(code)
-    held = check(_sure(code), candle, glyphs)
+    assert check(sure(code), warmest, glyphs) == sure(code)
+    held = check(sure(code), candle, glyphs)
     assert held.card == Card.parse(code) and not held.is_sure
-    assert held.rank_confidence == _sure(code).rank_confidence
+    assert held.rank_confidence == sure(code).rank_confidence
     assert held.suit_confidence <= CAP
 
 
@@ -504,8 +496,8 @@ def test_the_suit_is_held_where_a_channel_is_lit_too_dimly_to_tell_red_from_blac
         paper = paper_colour(corner, 2)
         assert LIT * paper.max() < paper.min() < TELLS_COLOUR * paper.max()
     assert colour_lost(card)
-    held = check(_sure("7D"), card, glyphs)
-    assert held.rank_confidence == _sure("7D").rank_confidence and held.suit_confidence <= CAP
+    held = check(sure("7D"), card, glyphs)
+    assert held.rank_confidence == sure("7D").rank_confidence and held.suit_confidence <= CAP
 
 
 def test_a_corner_glare_clips_white_says_nothing_for_the_light(
@@ -525,8 +517,8 @@ def test_a_corner_glare_clips_white_says_nothing_for_the_light(
 
     candle = seen(2200, 0.0)
     assert dimmed_corners(candle) == 1 and colour_lost(candle)
-    held = check(_sure("3D"), candle, glyphs)
-    assert held.rank_confidence == _sure("3D").rank_confidence and held.suit_confidence <= CAP
+    held = check(sure("3D"), candle, glyphs)
+    assert held.rank_confidence == sure("3D").rank_confidence and held.suit_confidence <= CAP
     warmest = seen(2700, 0.2)  # RIG.md's warmest light: no corner dim, glare or not
     assert dimmed_corners(warmest) == 0 and not colour_lost(warmest)
 
@@ -538,9 +530,9 @@ def test_a_black_suit_no_glyph_judges_stands_on_sharp_print_and_a_club_on_blurre
     # (its spade runs broadly into the sceptre's top), and tango_nuevo prints none under
     # its index (black_suit_evidence(...).shaped == 0): the index network's word is all
     # there is.
-    card = _straight(deck_faces(deck, 350), code)
+    card = flat_card(deck_faces(deck, 350), code)
     assert black_suit_evidence(card, glyphs).shaped == 0
-    assert check(_sure(code), card, glyphs) == _sure(code)
+    assert check(sure(code), card, glyphs) == sure(code)
     # Blurred past what it learned, its word alone no longer makes a spade sure: blur runs
     # a club's leaves together into a spade. It never makes a spade of a club, which stands.
     # (Blurred by 2 pixels: by more, tango_nuevo's print measures as smeared, which holds
@@ -548,9 +540,9 @@ def test_a_black_suit_no_glyph_judges_stands_on_sharp_print_and_a_club_on_blurre
     blurred = cv2.GaussianBlur(card, (0, 0), 2.0)
     assert print_blur(blurred) > SHARP_ENOUGH
     assert black_suit_evidence(blurred, glyphs).shaped == 0
-    read = check(_sure(code), blurred, glyphs)
+    read = check(sure(code), blurred, glyphs)
     if code.endswith("C"):
-        assert read == _sure(code)
+        assert read == sure(code)
     else:
         assert read.card == Card.parse(code)
         assert read.suit_confidence <= CAP and not read.is_sure
@@ -568,9 +560,9 @@ def test_a_black_suit_read_from_coloured_glyphs_of_no_black_shape_is_held(
     # The index network learned two-colour decks and the dev decks' four-colour ones, whose
     # spades are blue: a diamond printed blue was read as a spade at up to 1.0. The glyphs
     # show no spade or club, and their ink is not black.
-    blue = _blue(_straight(deck_faces(deck, 350), code))
+    blue = _blue(flat_card(deck_faces(deck, 350), code))
     assert black_suit_evidence(blue, glyphs).shaped == 0
-    spade = _sure(code[:-1] + "S")
+    spade = sure(code[:-1] + "S")
     held = check(spade, blue, glyphs)
     assert held.rank == spade.rank and held.suit_confidence <= CAP and not held.is_sure
 
@@ -580,8 +572,8 @@ def test_a_rank_the_middle_contradicts_leaves_the_suits_rules_to_judge_the_suit(
         deck_faces: Faces, glyphs: GlyphNet, deck: str) -> None:
     # The audit counts the suit on its own confidence: a blue diamond read as a spade, its
     # rank held by the middle, must not keep a sure spade.
-    blue = _blue(_straight(deck_faces(deck, 350), "8D"))
-    held = check(_sure("KS"), blue, glyphs)
+    blue = _blue(flat_card(deck_faces(deck, 350), "8D"))
+    held = check(sure("KS"), blue, glyphs)
     assert held.rank_confidence <= CAP and held.suit_confidence <= CAP
 
 
@@ -589,18 +581,18 @@ def test_a_rank_the_middle_contradicts_leaves_the_suits_rules_to_judge_the_suit(
 @pytest.mark.parametrize("code", ["5S", "KS", "5C", "KC"])
 def test_spades_and_clubs_printed_in_colour_stand_where_the_glyphs_show_their_shape(
         deck_faces: Faces, glyphs: GlyphNet, deck: str, code: str) -> None:
-    card = _straight(deck_faces(deck, 350), code)
-    assert check(_sure(code), card, glyphs) == _sure(code)
+    card = flat_card(deck_faces(deck, 350), code)
+    assert check(sure(code), card, glyphs) == sure(code)
 
 
 def test_a_black_suit_read_from_a_coloured_rank_with_no_glyph_found_is_held(
         deck_faces: Faces, glyphs: GlyphNet) -> None:
     # paris's KH printed blue: no suit glyph is found beside the king's picture, and the
     # coloured rank says the ink is not black.
-    blue = _blue(_straight(deck_faces("paris", 350), "KH"))
+    blue = _blue(flat_card(deck_faces("paris", 350), "KH"))
     indices = find_indices(blue)
     assert all(found is not None and found.suit is None for found in indices)
-    held = check(_sure("KC"), blue, glyphs)
+    held = check(sure("KC"), blue, glyphs)
     assert held.rank == Rank.KING and held.suit_confidence <= CAP and not held.is_sure
 
 
@@ -622,7 +614,7 @@ def test_a_diamond_printed_dark_blue_is_held_though_its_ink_measures_less_than_r
     card = _under_hard_light(face, "5D", 1)
     inks = [ink_colour(found) for found in find_indices(card) if found is not None]
     assert inks and all(COLOURED_INK <= ink < RED_INK for ink in inks), inks
-    held = check(_sure("5S"), card, glyphs)
+    held = check(sure("5S"), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
@@ -632,18 +624,18 @@ def test_a_black_suit_read_on_a_number_card_whose_ink_nothing_found_is_held(
     # in either corner, nor a pip, so nothing measured the ink (an npm four-colour deck's
     # 9D was read as 9S at 0.98 so). Print faded to 30% of its contrast is as faint.
     def faint(code: str, contrast: float) -> np.ndarray:
-        card = _straight(deck_faces("anglo", 350), code).astype(np.float32)
+        card = flat_card(deck_faces("anglo", 350), code).astype(np.float32)
         return (255.0 * (1.0 - contrast) + contrast * card).astype(np.uint8)
 
     nine = faint("9D", 0.3)
     assert find_indices(nine) == (None, None)
     assert black_suit_evidence(nine, glyphs, Rank.NINE).pips_seen == 0
-    held = check(_sure("9S"), nine, glyphs)
+    held = check(sure("9S"), nine, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
     # At 40% the search finds the index and the pips, and they speak.
     nine = faint("9S", 0.4)
     assert None not in find_indices(nine)
-    assert check(_sure("9S"), nine, glyphs) == _sure("9S")
+    assert check(sure("9S"), nine, glyphs) == sure("9S")
 
 
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
@@ -654,11 +646,11 @@ def test_a_heart_or_a_diamond_in_black_ink_is_no_black_suit(
     # A deck printed in one ink: both corners show a glyph, black, and neither is a spade's
     # or a club's shape.
     face = _red_ink_printed(deck_faces(deck, 350)[Card.parse(code)], (20, 20, 20))
-    card = _straight({Card.parse(code): face}, code)
+    card = flat_card({Card.parse(code): face}, code)
     indices = find_indices(card)
     assert all(found is not None and found.suit is not None for found in indices)
     assert black_suit_evidence(card, glyphs).shaped == 0
-    held = check(_sure(misread), card, glyphs)
+    held = check(sure(misread), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
@@ -681,23 +673,23 @@ def test_glyphs_that_only_lean_to_the_suit_read_judge_as_no_glyph(
         deck_faces: Faces, glyphs: GlyphNet) -> None:
     # anglo's QS under hard light: its spade found in one corner only, blurred, and named a
     # spade short of saying it (2.2). It stands as with no glyph, on sharp print only.
-    card = _corner_glyphs_painted_out(_straight(deck_faces("anglo", 350), "QS"), corners=(1,))
+    card = _corner_glyphs_painted_out(flat_card(deck_faces("anglo", 350), "QS"), corners=(1,))
     leaning = BlackSuitEvidence(corners=-2.2, pips=0.0, shaped=1)
     assert not leaning.says
-    assert check(_sure("QS"), card, glyphs, evidence=leaning) == _sure("QS")
-    blurred = check(_sure("QS"), cv2.GaussianBlur(card, (0, 0), 2.5), glyphs, evidence=leaning)
+    assert check(sure("QS"), card, glyphs, evidence=leaning) == sure("QS")
+    blurred = check(sure("QS"), cv2.GaussianBlur(card, (0, 0), 2.5), glyphs, evidence=leaning)
     assert blurred.suit_confidence <= CAP and not blurred.is_sure
     # Leaning to the other black suit, or with a glyph against the suit, it is held.
     for doubt in (replace(leaning, corners=2.2),
                   replace(leaning, corners=-2.2, shaped=2, dissent=3.0)):
-        held = check(_sure("QS"), card, glyphs, evidence=doubt)
+        held = check(sure("QS"), card, glyphs, evidence=doubt)
         assert held.suit_confidence <= CAP and not held.is_sure
 
 
 def _eight_of_diamonds_in_black_ink(faces: dict[Card, np.ndarray]) -> np.ndarray:
     """A deck's 8D, straightened, its red ink printed black: a deck printed in one ink."""
     face = _red_ink_printed(faces[Card.parse("8D")], (20, 20, 20))
-    return _straight({Card.parse("8D"): face}, "8D")
+    return flat_card({Card.parse("8D"): face}, "8D")
 
 
 def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_shape(
@@ -705,19 +697,19 @@ def test_glyphs_of_the_suit_read_that_only_lean_to_it_are_no_glyphs_of_another_s
     # plastic's 4S and JS under hard light: both corners' glyphs, and the 4's pips, named
     # spades, together short of saying it (3.3). Judged as no glyph, they are no glyphs of
     # another shape either (a heart or a diamond in black ink, which holds the card).
-    queen = _straight(deck_faces("anglo", 350), "QS")
+    queen = flat_card(deck_faces("anglo", 350), "QS")
     assert all(found is not None and found.suit is not None for found in find_indices(queen))
     both_corners = BlackSuitEvidence(corners=-3.4, pips=0.0, shaped=2)
-    assert check(_sure("QS"), queen, glyphs, evidence=both_corners) == _sure("QS")
+    assert check(sure("QS"), queen, glyphs, evidence=both_corners) == sure("QS")
     one_shapeless = replace(both_corners, corners=-2.0, shaped=1)
-    assert check(_sure("QS"), queen, glyphs, evidence=one_shapeless) == _sure("QS")
+    assert check(sure("QS"), queen, glyphs, evidence=one_shapeless) == sure("QS")
     # Pips that are no spade or club still hold a black suit the corners lean to.
     eight = _eight_of_diamonds_in_black_ink(deck_faces("paris", 350))
     shapeless_pips = BlackSuitEvidence(corners=-2.0, pips=0.0, shaped=2, pips_seen=4)
-    held = check(_sure("8S"), eight, glyphs, evidence=shapeless_pips)
+    held = check(sure("8S"), eight, glyphs, evidence=shapeless_pips)
     assert held.suit_confidence <= CAP and not held.is_sure
     spade_pips = replace(shapeless_pips, pips=-1.3, shaped=6, pips_shaped=4)
-    assert check(_sure("8S"), eight, glyphs, evidence=spade_pips) == _sure("8S")
+    assert check(sure("8S"), eight, glyphs, evidence=spade_pips) == sure("8S")
 
 
 def test_two_glyphs_shaped_as_spades_whose_stems_the_blur_took_confirm_a_spade(
@@ -726,16 +718,16 @@ def test_two_glyphs_shaped_as_spades_whose_stems_the_blur_took_confirm_a_spade(
     # named neither spade nor club (0.53 and 0.90), leaning to a spade (3.2). Two glyphs of
     # no black suit's shape hold a black suit (a heart or a diamond in black ink), but not
     # two shaped as spades without their stems (vision.glyphs.stemless_spade).
-    queen = _straight(deck_faces("anglo", 350), "QS")
+    queen = flat_card(deck_faces("anglo", 350), "QS")
     assert all(found is not None and found.suit is not None for found in find_indices(queen))
     shapeless = BlackSuitEvidence(corners=-3.2, pips=0.0, shaped=0)
-    held = check(_sure("QS"), queen, glyphs, evidence=shapeless)
+    held = check(sure("QS"), queen, glyphs, evidence=shapeless)
     assert held.suit_confidence <= CAP and not held.is_sure
     stemless = replace(shapeless, stemless=2)
-    assert check(_sure("QS"), queen, glyphs, evidence=stemless) == _sure("QS")
+    assert check(sure("QS"), queen, glyphs, evidence=stemless) == sure("QS")
     # One beside a glyph of another shape still holds it; and they confirm no club.
-    assert not check(_sure("QS"), queen, glyphs, evidence=replace(stemless, stemless=1)).is_sure
-    assert not check(_sure("QC"), queen, glyphs, evidence=stemless).is_sure
+    assert not check(sure("QS"), queen, glyphs, evidence=replace(stemless, stemless=1)).is_sure
+    assert not check(sure("QC"), queen, glyphs, evidence=stemless).is_sure
 
 
 #: A hard scene of the black court cards' survey (seed 5): print blurred 1.45, under which
@@ -767,9 +759,9 @@ def test_spades_whose_stems_the_blur_took_stand_on_simulated_frames(
         if evidence.shaped == 0 and evidence.stemless == 2:
             stemless.append(card)
     assert len(stemless) >= 4
-    assert all(check(_sure(code), card, glyphs) == _sure(code) for card in stemless)
+    assert all(check(sure(code), card, glyphs) == sure(code) for card in stemless)
     monkeypatch.setattr(vision.glyphs, "stemless_spade", lambda glyph: False)
-    assert not any(check(_sure(code), card, glyphs).is_sure for card in stemless)
+    assert not any(check(sure(code), card, glyphs).is_sure for card in stemless)
 
 
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
@@ -780,16 +772,16 @@ def test_pips_of_no_black_shape_hold_a_black_suit_with_no_glyph_found(
     # named, and none is a spade's or a club's shape. A black card's pips are: it stands.
     def unfound(code: str) -> np.ndarray:
         face = _red_ink_printed(deck_faces(deck, 350)[Card.parse(code)], (20, 20, 20))
-        card = _corner_glyphs_painted_out(_straight({Card.parse(code): face}, code))
+        card = _corner_glyphs_painted_out(flat_card({Card.parse(code): face}, code))
         assert all(found is None or found.suit is None for found in find_indices(card))
         return card
 
     card = unfound(code)
     evidence = black_suit_evidence(card, glyphs, Card.parse(code).rank)
     assert evidence.shaped == 0 and evidence.pips_seen > 0
-    held = check(_sure(misread), card, glyphs)
+    held = check(sure(misread), card, glyphs)
     assert held.suit_confidence <= CAP and not held.is_sure
-    assert check(_sure(misread), unfound(misread), glyphs) == _sure(misread)
+    assert check(sure(misread), unfound(misread), glyphs) == sure(misread)
 
 
 @pytest.mark.parametrize("deck", ["paris", "dondorf"])
@@ -800,7 +792,7 @@ def test_pips_of_no_black_shape_overrule_a_corner_glyph_named_a_spade(
     # Where two of them are spades, the spade stands.
     card = _eight_of_diamonds_in_black_ink(deck_faces(deck, 350))
     corner_says_spade = BlackSuitEvidence(corners=-7.0, pips=0.0, shaped=1, pips_seen=4)
-    held = check(_sure("8S"), card, glyphs, evidence=corner_says_spade)
+    held = check(sure("8S"), card, glyphs, evidence=corner_says_spade)
     assert held.suit_confidence <= CAP and not held.is_sure
     two_spade_pips = replace(corner_says_spade, pips=-3.0, shaped=3, pips_shaped=2)
-    assert check(_sure("8S"), card, glyphs, evidence=two_spade_pips) == _sure("8S")
+    assert check(sure("8S"), card, glyphs, evidence=two_spade_pips) == sure("8S")

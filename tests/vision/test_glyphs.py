@@ -29,9 +29,11 @@ from vision.indexnet import SUIT_CLASSES
 from vision.indices import find_index, find_indices, index_corners, speckled
 from vision.locate import locate
 from vision.quad import CARD_H, CARD_W, straighten
-from vision.reading import ModelError, Reading
+from vision.reading import ModelError
 from vision.simulator import SceneParams
 from vision.stills import render_frame
+
+from straightened import flat, sure
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 BLACK = [c for c in FULL_DECK if c.suit in (Suit.SPADES, Suit.CLUBS)]
@@ -40,15 +42,6 @@ BLACK = [c for c in FULL_DECK if c.suit in (Suit.SPADES, Suit.CLUBS)]
 @pytest.fixture(scope="module")
 def net() -> GlyphNet:
     return GlyphNet.load()
-
-
-def _straight(face: np.ndarray) -> np.ndarray:
-    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-
-
-def _sure(card: Card) -> Reading:
-    """A sure reading of ``card``, as the index network would give it."""
-    return Reading(card, 0.98, card.rank, card.suit, 0.99, 0.99)
 
 
 def test_a_glyph_is_scaled_to_fill_the_input_whatever_its_size() -> None:
@@ -67,7 +60,7 @@ def test_a_glyph_is_scaled_to_fill_the_input_whatever_its_size() -> None:
 
 def test_the_index_corner_gives_the_rank_above_its_suit(dev_deck: dict[Card, np.ndarray]
                                                         ) -> None:
-    corner = index_corners(_straight(dev_deck[Card.parse("7C")]))[0]
+    corner = index_corners(flat(dev_deck[Card.parse("7C")]))[0]
     blobs = find_index(corner)
     assert blobs is not None and blobs.suit is not None
     rank_rows = np.nonzero((blobs.labels == blobs.rank).any(axis=1))[0]
@@ -104,9 +97,9 @@ def test_a_black_suit_on_speckled_corners_is_held(deck_faces: Faces, net: GlyphN
                                                   code: str) -> None:
     # With no glyph to tell, the index network's word alone does not make the suit sure.
     cards = _lit_and_dark(deck_faces("anglo", 350, alpha=True)[Card.parse(code)])
-    sure = _sure(Card.parse(code))
-    assert check(sure, cards["lit"], net) == sure
-    held = check(sure, cards["dark"], net)
+    reading = sure(Card.parse(code))
+    assert check(reading, cards["lit"], net) == reading
+    held = check(reading, cards["dark"], net)
     assert held.suit_confidence <= CAP and not held.is_sure
 
 
@@ -114,7 +107,7 @@ def test_an_index_close_to_a_dark_card_edge_is_still_found(dev_deck: dict[Card, 
                                                            ) -> None:
     # The index pushed up against the card's edges, and a blurred dark line along them (the
     # edge or the lip's shadow) that runs into the rank.
-    corner = index_corners(_straight(dev_deck[Card.parse("QC")]))[0].copy()
+    corner = index_corners(flat(dev_deck[Card.parse("QC")]))[0].copy()
     blobs = find_index(corner)
     assert blobs is not None
     ys, xs = np.nonzero(blobs.labels == blobs.rank)
@@ -138,7 +131,7 @@ def _toward_truth(card: Card, straight: np.ndarray, net: GlyphNet) -> float:
 @pytest.mark.parametrize("deck", ["anglo", "dondorf", "orell", "neoclassical"])
 def test_clean_glyphs_confirm_their_own_suit(deck_faces: Faces, net: GlyphNet, deck: str) -> None:
     faces = deck_faces(deck, 350)
-    said = [_toward_truth(card, _straight(faces[card]), net) for card in BLACK]
+    said = [_toward_truth(card, flat(faces[card]), net) for card in BLACK]
     assert min(said) > -GLYPHS_CONFIRM
     assert sum(e >= GLYPHS_CONFIRM for e in said) >= 24  # of 26
 
@@ -147,11 +140,11 @@ def test_a_rank_letter_and_a_red_suit_are_neither_spade_nor_club(
         dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
     glyphs = []
     for code in ("KS", "QC", "8H", "4D"):
-        blobs = find_index(index_corners(_straight(dev_deck[Card.parse(code)]))[0])
+        blobs = find_index(index_corners(flat(dev_deck[Card.parse(code)]))[0])
         assert blobs is not None
         glyphs.append(glyph_input(blobs.level, blobs.labels == blobs.rank))
     for code in ("5H", "5D"):
-        glyphs += pip_glyphs(_straight(dev_deck[Card.parse(code)]))[:1]
+        glyphs += pip_glyphs(flat(dev_deck[Card.parse(code)]))[:1]
     neither = net.shapes(glyphs)[:, 2]
     assert (neither > 0.5).all(), neither
     assert np.abs(net.club_log_odds(glyphs)).max() < GLYPHS_CONFIRM
@@ -189,7 +182,7 @@ def test_the_pips_alone_tell_spades_from_clubs(deck_faces: Faces, net: GlyphNet,
                                                rank: str) -> None:
     faces = deck_faces(deck, 350)
     for suit, sign in (("S", -1), ("C", 1)):
-        pips = pip_glyphs(_straight(faces[Card.parse(rank + suit)]))
+        pips = pip_glyphs(flat(faces[Card.parse(rank + suit)]))
         assert len(pips) >= 2
         assert sign * float(np.median(net.club_log_odds(pips))) >= GLYPHS_CONFIRM
 
@@ -199,7 +192,7 @@ def test_an_aces_one_pip_tells_spades_from_clubs(deck_faces: Faces, net: GlyphNe
                                                  deck: str) -> None:
     faces = deck_faces(deck, 350)
     for suit, sign in (("S", -1), ("C", 1)):
-        pip = pip_glyphs(_straight(faces[Card.parse("A" + suit)]), ace=True)
+        pip = pip_glyphs(flat(faces[Card.parse("A" + suit)]), ace=True)
         assert len(pip) == 1
         assert sign * float(net.club_log_odds(pip)[0]) >= GLYPHS_CONFIRM
 
@@ -209,7 +202,7 @@ def test_an_ace_of_clubs_read_as_a_spade_is_held_by_its_pip(
     # Out of focus past RIG.md's range the corners may show no glyph to judge by, and the
     # index network read aces of clubs surely as spades: the big pip in the middle is a
     # club all the same.
-    card = _straight(dev_deck[Card.parse("AC")])
+    card = flat(dev_deck[Card.parse("AC")])
     h, w = index_corners(card)[0].shape[:2]
     # The corners as views of the card (index_corners turns a copy of the bottom one).
     views = card[:h, :w], card[CARD_H - h:, CARD_W - w:][::-1, ::-1]
@@ -219,9 +212,9 @@ def test_an_ace_of_clubs_read_as_a_spade_is_held_by_its_pip(
         view[glyph > 0] = view[2, w // 2]
     assert all(found is None or found.suit is None for found in find_indices(card))
     misread = Card.parse("AS")
-    held = check(_sure(misread), card, net)
+    held = check(sure(misread), card, net)
     assert held.suit_confidence <= CAP and not held.is_sure
-    assert check(_sure(Card.parse("AC")), card, net) == _sure(Card.parse("AC"))
+    assert check(sure(Card.parse("AC")), card, net) == sure(Card.parse("AC"))
 
 
 @pytest.mark.parametrize(("truth", "misread"), [("KC", "KS"), ("AS", "AC"), ("QS", "QC"),
@@ -230,16 +223,16 @@ def test_a_sure_suit_swap_is_capped(dev_deck: dict[Card, np.ndarray], net: Glyph
                                     truth: str, misread: str) -> None:
     # Court cards and aces show no row of pips in the middle: the corner glyphs catch it.
     card = Card.parse(misread)
-    capped = check(_sure(card), _straight(dev_deck[Card.parse(truth)]), net)
+    capped = check(sure(card), flat(dev_deck[Card.parse(truth)]), net)
     assert capped.card == card and capped.rank == card.rank
     assert capped.suit_confidence <= CAP and capped.confidence <= CAP
-    assert capped.rank_confidence == 0.99  # faro settles on rank: that stays sure
+    assert capped.rank_confidence == sure(card).rank_confidence  # faro settles on rank: sure
 
 
 def test_the_right_suit_is_not_capped(dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
     for code in ("KC", "AS", "7C", "9S", "QH"):
         card = Card.parse(code)
-        assert check(_sure(card), _straight(dev_deck[card]), net) == _sure(card)
+        assert check(sure(card), flat(dev_deck[card]), net) == sure(card)
 
 
 #: Where the index network gives spades and clubs among its suit probabilities.
@@ -252,7 +245,7 @@ def test_glyphs_that_say_a_suit_outweigh_a_network_leaning_the_other_way(
     # A deck laid out unlike any the index network learned from swayed its suit (a held-out
     # deck's clubs were read as spades); the glyphs cut out alone are made for the question.
     card = Card.parse(code)
-    evidence = black_suit_evidence(_straight(dev_deck[card]), net, card.rank)
+    evidence = black_suit_evidence(flat(dev_deck[card]), net, card.rank)
     assert evidence.says
     truth, other = (_CLUBS, _SPADES) if card.suit == Suit.CLUBS else (_SPADES, _CLUBS)
     leaning = np.zeros(4)
@@ -293,8 +286,8 @@ def test_corners_of_two_cards_leave_the_glyphs_saying_no_suit(
         dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
     # The top-left corner and the pips of a club, the bottom-right corner of a spade: one
     # card half over another. The glyphs disagree among themselves and decide nothing.
-    card = _straight(dev_deck[Card.parse("7C")])
-    other = _straight(dev_deck[Card.parse("7S")])
+    card = flat(dev_deck[Card.parse("7C")])
+    other = flat(dev_deck[Card.parse("7S")])
     h, w = round(0.5 * CARD_H), round(0.5 * CARD_W)
     card[h:, w:] = other[h:, w:]
     evidence = black_suit_evidence(card, net, Rank.SEVEN)
@@ -316,7 +309,7 @@ def test_the_network_is_small() -> None:
 
 def test_the_pips_are_looked_at_only_where_the_corners_leave_the_suit_open(
         dev_deck: dict[Card, np.ndarray], net: GlyphNet) -> None:
-    card = _straight(dev_deck[Card.parse("7C")])
+    card = flat(dev_deck[Card.parse("7C")])
     settled = black_suit_evidence(card, net, Rank.SEVEN)
     assert settled.pips == 0.0 and settled.corners >= 2 * CORNERS_SETTLE and settled.says
     # The bottom-right corner under the dealer's thumb: one corner settles nothing alone.
@@ -332,7 +325,7 @@ def test_a_spade_whose_stem_the_blur_took_is_told_by_its_shape(deck_faces: Faces
     faces = deck_faces("anglo_bitmap", 350)
 
     def glyph(code: str, sigma: float) -> np.ndarray:
-        card = _straight(faces[Card.parse(code)])
+        card = flat(faces[Card.parse(code)])
         found = corner_glyph(index_corners(cv2.GaussianBlur(card, (0, 0), sigma) if sigma
                                            else card)[0])
         assert found is not None
@@ -352,7 +345,7 @@ def test_a_court_glyph_run_into_the_big_suit_beside_it_is_cut_off(
         dev_deck: dict[Card, np.ndarray], net: GlyphNet, code: str) -> None:
     # Blurred a little past the hard range, the small club under the rank runs into the big
     # club and the frame of the picture beside it: one blob, no suit's shape.
-    card = cv2.GaussianBlur(_straight(dev_deck[Card.parse(code)]), (0, 0), 1.6)
+    card = cv2.GaussianBlur(flat(dev_deck[Card.parse(code)]), (0, 0), 1.6)
     indices = find_indices(card)
     assert all(found is not None and found.suit is not None for found in indices)
     evidence = black_suit_evidence(card, net, indices=indices)
@@ -364,7 +357,7 @@ def test_a_court_glyph_run_into_the_print_below_it_is_cut_off(
         deck_faces: Faces, net: GlyphNet, sigma: float) -> None:
     # paris's king of spades: the small spade under the K stands on the top of the king's
     # sceptre, one blob with it, taller than any suit.
-    card = cv2.GaussianBlur(_straight(deck_faces("paris", 350)[Card.parse("KS")]),
+    card = cv2.GaussianBlur(flat(deck_faces("paris", 350)[Card.parse("KS")]),
                             (0, 0), sigma)
     indices = find_indices(card)
     assert all(found is not None and found.suit is not None for found in indices)
@@ -381,7 +374,7 @@ def test_a_court_glyph_run_into_the_box_along_the_card_edge_is_found(
     face = deck_faces("paris", 350, alpha=True)[Card.parse("QS")]
     alpha = face[..., 3:] / 255.0
     on_floor = (face[..., :3] * alpha + 40 * (1.0 - alpha)).astype(np.uint8)
-    card = cv2.GaussianBlur(_straight(on_floor), (0, 0), 0.8)
+    card = cv2.GaussianBlur(flat(on_floor), (0, 0), 0.8)
     indices = find_indices(card)
     evidence = black_suit_evidence(card, net, indices=indices)
     assert evidence.says and evidence.total <= -GLYPHS_CONFIRM and evidence.shaped == 2

@@ -28,11 +28,12 @@ from vision.hearts import (
 from vision.indexnet import SUIT_CLASSES
 from vision.indices import IndexBlobs, find_indices
 from vision.locate import locate
-from vision.quad import CARD_H, CARD_W, straighten
+from vision.quad import straighten
 from vision.reader import CornerReader
-from vision.reading import Reading
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, render_frame
+
+from straightened import flat, sure
 
 HEARTS, DIAMONDS = SUIT_CLASSES.index(Suit.HEARTS), SUIT_CLASSES.index(Suit.DIAMONDS)
 RED = [c for c in FULL_DECK if c.suit in (Suit.HEARTS, Suit.DIAMONDS)]
@@ -41,10 +42,6 @@ RED = [c for c in FULL_DECK if c.suit in (Suit.HEARTS, Suit.DIAMONDS)]
 def _suits(**shares: float) -> np.ndarray:
     """Suit probabilities in the network's order, from shares by suit letter."""
     return np.array([shares.get(s.value, 0.0) for s in SUIT_CLASSES])
-
-
-def _straight(face: np.ndarray) -> np.ndarray:
-    return cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
 def _says(card: np.ndarray) -> float:
@@ -83,7 +80,7 @@ def test_each_red_card_of_a_dev_deck_shows_its_suit_in_its_glyphs(
     faces = deck_faces(deck, 350)
     said = 0
     for card in RED:
-        straight = _straight(faces[card])
+        straight = flat(faces[card])
         odds = _says(straight)
         assert odds == 0 or (odds > 0) == (card.suit == Suit.HEARTS), (deck, card, odds)
         said += odds != 0
@@ -157,7 +154,7 @@ def test_a_dev_decks_red_glyphs_are_of_red_ink_and_its_black_ones_are_not(
         deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
     faces = deck_faces(deck, 350)
     for card in FULL_DECK:
-        straight = _straight(faces[card])
+        straight = flat(faces[card])
         for found in find_indices(straight):
             if found is not None and found.suit is not None:
                 red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
@@ -186,17 +183,12 @@ def test_the_glyphs_raise_no_suit_the_network_hardly_weighs() -> None:
     assert not red_suits_torn(0.995, 0.005)
 
 
-def _sure(code: str) -> Reading:
-    card = Card.parse(code)
-    return Reading(card, 0.99, card.rank, card.suit, 0.995, 0.995)
-
-
 @pytest.mark.parametrize("deck", ["anglo", "paris", "bellot"])
 def test_a_number_cards_pips_are_shaped_as_its_red_suit(
         deck_faces: Callable[..., dict[Card, np.ndarray]], deck: str) -> None:
     faces = deck_faces(deck, 350)
     for card in RED:
-        shown = red_pips_say(_straight(faces[card]))
+        shown = red_pips_say(flat(faces[card]))
         # A 2 shows two pips, too few to say; an ace one; a court card a picture.
         assert shown is (card.suit if Rank.THREE <= card.rank <= Rank.TEN else None), card
 
@@ -216,19 +208,19 @@ def test_pips_deny_the_other_red_suit(deck_faces: Callable[..., dict[Card, np.nd
                                       rank: str) -> None:
     faces = deck_faces("anglo", 350)
     for suit, other in (("H", "D"), ("D", "H")):
-        card = _straight(faces[Card.parse(rank + suit)])
+        card = flat(faces[Card.parse(rank + suit)])
         for shown in (card, _corners_painted_out(card)):
             indices = find_indices(shown)
-            assert pips_deny(_sure(rank + other), shown, indices)
-            assert not pips_deny(_sure(rank + suit), shown, indices)
+            assert pips_deny(sure(rank + other), shown, indices)
+            assert not pips_deny(sure(rank + suit), shown, indices)
 
 
 def test_the_pips_deny_no_black_suit_nor_a_court_card(
         deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
     faces = deck_faces("anglo", 350)
     for read, shown in (("6S", "6D"), ("6C", "6H"), ("QD", "QH"), ("AD", "AH")):
-        card = _straight(faces[Card.parse(shown)])
-        assert not pips_deny(_sure(read), card, find_indices(card))
+        card = flat(faces[Card.parse(shown)])
+        assert not pips_deny(sure(read), card, find_indices(card))
 
 
 def test_only_pips_of_red_ink_say_a_red_suit(
@@ -237,20 +229,20 @@ def test_only_pips_of_red_ink_say_a_red_suit(
     # and measured as diamonds; a red suit is no grey blob's to say.
     faces = deck_faces("anglo", 350)
     for code in ("6H", "9D"):
-        card = _straight(faces[Card.parse(code)])
+        card = flat(faces[Card.parse(code)])
         grey = cv2.cvtColor(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         assert red_pips_say(card) is Card.parse(code).suit and red_pips_say(grey) is None
         other = "6D" if code == "6H" else "9H"
-        assert pips_deny(_sure(other), card, [None, None])
-        assert not pips_deny(_sure(other), grey, [None, None])
+        assert pips_deny(sure(other), card, [None, None])
+        assert not pips_deny(sure(other), grey, [None, None])
 
 
 def test_the_pips_are_not_asked_where_both_corners_show_the_suit_read(
         deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
-    diamonds = _straight(deck_faces("anglo", 350)[Card.parse("6D")])
+    diamonds = flat(deck_faces("anglo", 350)[Card.parse("6D")])
     hearts = [_index_of(_heart()), _index_of(_heart()[::-1])]
-    assert not pips_deny(_sure("6H"), diamonds, hearts)
-    assert pips_deny(_sure("6H"), diamonds, [hearts[0], None])
+    assert not pips_deny(sure("6H"), diamonds, hearts)
+    assert pips_deny(sure("6H"), diamonds, [hearts[0], None])
 
 
 #: Two broad glare spots (past RIG.md's glare range) over both index corners of a card

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,9 +17,8 @@ from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten,
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 
-# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
-sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, REFLECTION_PAST_THE_TOP, empty_box, faces, stills, table_cloth
+from straightened import flat
 
 CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S")]
 
@@ -549,7 +546,7 @@ def test_the_dealers_thumb_running_off_the_picture_is_cut_off_the_outline() -> N
 
 def test_a_card_within_a_margin_is_shrunk_into_its_own_paper() -> None:
     face = faces(DEV_DECK)[Card.parse("7C")][:, :, :3]
-    card = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    card = flat(face)
     card[:, :, 0] = np.minimum(card[:, :, 0], 230)  # a paper not quite white, tinted
     framed = within_margin(card, 0.05)
     assert framed.shape == card.shape and framed.dtype == card.dtype

@@ -35,6 +35,8 @@ from vision.reading import ACCEPT_THRESHOLD, ModelError
 from vision.simulator import SceneParams
 from vision.stills import render_frame
 
+from straightened import flat_card
+
 NUMBERS = [r for r in Rank if Rank.TWO <= r <= Rank.TEN]
 
 
@@ -43,13 +45,9 @@ def counts() -> PipCounts:
     return PipCounts.load()
 
 
-def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
-    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-
-
 def _indexed_as(faces: dict[Card, np.ndarray], code: str, other: str) -> np.ndarray:
     """The card ``code`` straightened, with the index corners of ``other``."""
-    card, index = _straight(faces, code), _straight(faces, other)
+    card, index = flat_card(faces, code), flat_card(faces, other)
     w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
     card[:h, :w] = index[:h, :w]
     card[CARD_H - h:, CARD_W - w:] = index[CARD_H - h:, CARD_W - w:]
@@ -98,7 +96,7 @@ def test_with_no_thumb_over_the_pips_three_fewer_weigh_against_a_rank(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
     """Four pips in a 4's places in plain view: a 7 would have three hidden where nothing
     hides them (an index printed upright in the lower corner read upside down as 7)."""
-    middle = look_at_middle(_straight(dev_deck, "4D"))
+    middle = look_at_middle(flat_card(dev_deck, "4D"))
     assert not middle.thumbed
     weighed = counts.weigh(_torn(Rank.FOUR, Rank.SEVEN), middle)
     assert RANK_CLASSES[int(weighed.argmax())] == Rank.FOUR
@@ -131,7 +129,7 @@ def test_the_measured_places_are_the_usual_layouts(counts: PipCounts) -> None:
     ("9S", {"centre-middle", "side-between", "side-end", "side-upper"}), ("KS", set())])
 def test_the_pips_places_on_the_card(dev_deck: dict[Card, np.ndarray], code: str,
                                      places: set[str]) -> None:
-    assert pip_places(look_at_middle(_straight(dev_deck, code))) == places
+    assert pip_places(look_at_middle(flat_card(dev_deck, code))) == places
 
 
 def test_a_layout_high_one_way_up_fits_either_way(
@@ -139,7 +137,7 @@ def test_a_layout_high_one_way_up_fits_either_way(
     """bellot's 9 prints its centre pip high: dealt upside down, it shows none there. The
     table is fitted on the layout either way up, so the 9 fits such a pip, and the layout
     fits its 9 whichever way up it lies."""
-    nine = _straight(deck_faces("bellot", 350), "9S")
+    nine = flat_card(deck_faces("bellot", 350), "9S")
     upright, turned = look_at_middle(nine), look_at_middle(cv2.rotate(nine, cv2.ROTATE_180))
     assert "centre-upper" in pip_places(upright) and "centre-upper" not in pip_places(turned)
     assert layout_places(upright) == layout_places(turned) == pip_places(upright)
@@ -154,7 +152,7 @@ def test_a_layout_high_one_way_up_fits_either_way(
 def test_the_pips_settle_an_index_torn_between_two_ranks(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts, code: str, rival: Rank) -> None:
     card = Card.parse(code)
-    weighed = counts.weigh(_torn(card.rank, rival), look_at_middle(_straight(dev_deck, code)))
+    weighed = counts.weigh(_torn(card.rank, rival), look_at_middle(flat_card(dev_deck, code)))
     assert RANK_CLASSES[int(weighed.argmax())] == card.rank
     assert weighed.max() >= ACCEPT_THRESHOLD
     assert weighed.sum() == pytest.approx(1.0)
@@ -162,7 +160,7 @@ def test_the_pips_settle_an_index_torn_between_two_ranks(
 
 def test_a_pip_under_the_thumb_makes_no_lower_rank_sure(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
-    card = _straight(dev_deck, "3C")
+    card = flat_card(dev_deck, "3C")
     # The dealer's thumb over the lowest pip: skin, which the middle does not take for ink.
     cv2.ellipse(card, (CARD_W // 2, round(0.8 * CARD_H)), (26, 40), 0, 0, 360,
                 (150, 180, 225), -1)
@@ -181,7 +179,7 @@ def test_a_pip_washed_out_with_no_thumb_near_makes_no_lower_rank_sure(
     leaned to 2, and the count of the two pips left made a 2S of it at 0.92 (`--beyond
     shake`). Those two stand off the card's middle up and down: pips are missing."""
     index = _shares({Rank.TWO: 0.65, Rank.THREE: 0.2, Rank.SEVEN: 0.15})
-    card = _straight(dev_deck, "3C")
+    card = flat_card(dev_deck, "3C")
     top = min(y for _, y in look_at_middle(card).places)
     cv2.ellipse(card, (CARD_W // 2, round(top * CARD_H)), (26, 30), 0, 0, 360,
                 (255, 255, 255), -1)
@@ -189,7 +187,7 @@ def test_a_pip_washed_out_with_no_thumb_near_makes_no_lower_rank_sure(
     assert middle.blobs == 2 and not middle.thumbed
     assert counts.weigh(index, middle).max() < ACCEPT_THRESHOLD
     # A 2's own two pips stand about the middle: they are all its pips, and weigh.
-    two = counts.weigh(index, look_at_middle(_straight(dev_deck, "2C")))
+    two = counts.weigh(index, look_at_middle(flat_card(dev_deck, "2C")))
     assert RANK_CLASSES[int(two.argmax())] == Rank.TWO and two.max() >= ACCEPT_THRESHOLD
 
 
@@ -205,7 +203,7 @@ def test_a_nine_with_two_pips_under_the_thumb_is_no_six(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
     """Seven pips are as many as a 6 has and more; the inner rows of the side column
     the thumb leaves say 9, as kde-ancient-egyptians' turned index could not."""
-    middle = look_at_middle(_under_thumbs(_straight(dev_deck, "9C"), (0.3, 0.4), (0.3, 0.6)))
+    middle = look_at_middle(_under_thumbs(flat_card(dev_deck, "9C"), (0.3, 0.4), (0.3, 0.6)))
     assert middle.blobs == 7 and "side-between" in pip_places(middle)
     weighed = counts.weigh(_torn(Rank.SIX, Rank.NINE), middle)
     assert RANK_CLASSES[int(weighed.argmax())] == Rank.NINE
@@ -219,7 +217,7 @@ def test_the_places_of_blobs_weigh_no_court_rank_the_index_leans_to_down(
     0.70). Here a 9 with its centre pip washed out, eight side pips left: the places weigh
     down the numbers that put no pip there, and a court rank only where the index leans to
     a number."""
-    card = _straight(dev_deck, "9C")
+    card = flat_card(dev_deck, "9C")
     cv2.ellipse(card, (CARD_W // 2, CARD_H // 2), (26, 30), 0, 0, 360, (255, 255, 255), -1)
     middle = look_at_middle(card)
     assert middle.blobs == 8 and not middle.thumbed
@@ -239,7 +237,7 @@ def test_a_card_located_short_has_its_pips_rows_unweighed(
     inner rows do, and its bottom row is gone. The pips left stand off the card's middle up
     and down, so their rows are not weighed (a 6 was once read as a sure 10 so); their side
     columns fit a 6 and a 10 alike."""
-    card = _straight(dev_deck, "6C")
+    card = flat_card(dev_deck, "6C")
     short = cv2.resize(card[:round(0.8 * CARD_H)], (CARD_W, CARD_H))
     middle = look_at_middle(short)
     assert middle.blobs == 4 and pip_places(middle) == {"side-upper"}
@@ -250,7 +248,7 @@ def test_a_hidden_pip_says_nothing_of_its_place(
         dev_deck: dict[Card, np.ndarray], counts: PipCounts) -> None:
     """Places weigh by the pips seen, never by those missing: with a 6's middle row under
     the thumb (skin, as above), nothing rules out a 9."""
-    card = _straight(dev_deck, "6C")
+    card = flat_card(dev_deck, "6C")
     before = pip_places(look_at_middle(card))
     middle = look_at_middle(_under_thumbs(card, (0.3, 0.5), (0.7, 0.5)))
     assert "side-middle" in before and pip_places(middle) == {"side-end", "side-upper"}
@@ -262,7 +260,7 @@ def test_a_side_pip_without_its_twin_leaves_the_count_at_least_so_many(
     """Out of focus, under glare, a 10's side pip broke into pieces too small to count, and
     the nine left made it a 9 at 0.92 (bellot's 10S; here the pip is painted out). Its twin
     in the other side column stands alone: a pip may be missing."""
-    card = _straight(dev_deck, "10S")
+    card = flat_card(dev_deck, "10S")
     full = look_at_middle(card)
     side = min((p for p in full.places if p[0] < 0.4), key=lambda p: abs(p[1] - 0.4))
     paper = tuple(int(v) for v in np.median(card.reshape(-1, 3), axis=0))
@@ -273,7 +271,7 @@ def test_a_side_pip_without_its_twin_leaves_the_count_at_least_so_many(
     torn = _shares({Rank.NINE: 0.6, Rank.TEN: 0.4})
     assert counts.weigh(torn, middle).max() < ACCEPT_THRESHOLD
     # A 9's side pips each have their twin: its count weighs as measured.
-    nine = look_at_middle(_straight(dev_deck, "9S"))
+    nine = look_at_middle(flat_card(dev_deck, "9S"))
     assert counts.weigh(torn, nine).max() >= ACCEPT_THRESHOLD
 
 
@@ -293,7 +291,7 @@ def test_pips_cut_by_the_middles_edge_still_count(
     (a shaken orell 6H counted no pips so, and its 6 read as 5 stood at 0.97). A 5 puts no
     pip at the side's mid-height."""
     stretch = 1.25
-    short = cv2.warpAffine(_straight(dev_deck, "6H"),
+    short = cv2.warpAffine(flat_card(dev_deck, "6H"),
                            np.float32([[1, 0, 0], [0, stretch, (1 - stretch) * CARD_H / 2]]),
                            (CARD_W, CARD_H))
     middle = look_at_middle(short)
@@ -306,7 +304,7 @@ def test_pips_alone_bring_up_no_rank(dev_deck: dict[Card, np.ndarray],
     """With an index that says nothing, the count changes nothing: it picks between ranks
     the index weighs (the next card showing past a sliding one adds blobs too)."""
     for rank in NUMBERS:
-        middle = look_at_middle(_straight(dev_deck, Card(rank, Suit.HEARTS).code))
+        middle = look_at_middle(flat_card(dev_deck, Card(rank, Suit.HEARTS).code))
         assert np.array_equal(counts.weigh(_torn(*Rank), middle), _torn(*Rank)), rank
 
 
@@ -315,7 +313,7 @@ def test_a_middle_the_box_showed_across_weighs_no_rank(dev_deck: dict[Card, np.n
     """An outline that took in the box may take in an index's suit with the pips (a 5C
     counted as six, and read as 6C): such a middle only holds, as the check does."""
     torn = _torn(Rank.FIVE, Rank.SIX)
-    middle = look_at_middle(_straight(dev_deck, "5C"))
+    middle = look_at_middle(flat_card(dev_deck, "5C"))
     assert counts.weigh(torn, middle).max() >= ACCEPT_THRESHOLD
     banded = replace(middle, banded=True)
     assert np.array_equal(counts.weigh(torn, banded), torn)
@@ -335,7 +333,7 @@ def test_a_picture_settles_an_index_torn_between_a_court_rank_and_a_number(
     the other sure of it."""
     rank = Card.parse(code).rank
     torn = _shares({rank: 0.6, Rank.TEN: 0.25, Rank.NINE: 0.1, None: 0.05})
-    weighed = weigh_picture(torn, look_at_middle(_straight(dev_deck, code)),
+    weighed = weigh_picture(torn, look_at_middle(flat_card(dev_deck, code)),
                             _corners_naming(rank, rank))
     assert RANK_CLASSES[int(weighed.argmax())] == rank
     assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
@@ -348,7 +346,7 @@ def test_a_picture_picks_no_court_rank_nor_weighs_against_the_ace(
     """It says the card is no number, not which court card, nor that it is no ace (whose
     ornament may look like a picture)."""
     torn = _torn(Rank.QUEEN, Rank.KING, Rank.ACE, Rank.TEN)
-    weighed = weigh_picture(torn, look_at_middle(_straight(dev_deck, "QS")),
+    weighed = weigh_picture(torn, look_at_middle(flat_card(dev_deck, "QS")),
                             _corners_naming(Rank.QUEEN, Rank.QUEEN))
     court_and_ace = [RANK_CLASSES.index(r) for r in (Rank.QUEEN, Rank.KING, Rank.ACE)]
     assert weighed[court_and_ace] == pytest.approx([weighed[court_and_ace[0]]] * 3)
@@ -366,7 +364,7 @@ def test_a_picture_weighs_only_where_both_corners_name_the_same_court_rank_one_s
     is doubtful in both corners: lattmann's B, a German jack, read as K at 0.92 and 0.85."""
     torn = _torn(Rank.QUEEN, Rank.TEN)
     corners = _corners_naming(first, second, surely)
-    middle = look_at_middle(_straight(dev_deck, "QD"))
+    middle = look_at_middle(flat_card(dev_deck, "QD"))
     assert np.array_equal(weigh_picture(torn, middle, corners), torn)
 
 
@@ -376,7 +374,7 @@ def test_a_counter_lets_the_picture_weigh_with_neither_corner_sure(
     the network does not know: orell's QH was torn with a 9 or a 10 in both corners. The
     corners must still name the same court rank."""
     torn = _torn(Rank.QUEEN, Rank.TEN)
-    middle = look_at_middle(_straight(dev_deck, "QD"))
+    middle = look_at_middle(flat_card(dev_deck, "QD"))
     unsure = _corners_naming(Rank.QUEEN, Rank.QUEEN, 0.9)
     assert np.array_equal(weigh_picture(torn, middle, unsure), torn)
     weighed = weigh_picture(torn, middle, unsure, counter=True)
@@ -390,9 +388,9 @@ def test_a_middle_of_pips_or_the_box_weighs_no_number_down(
         dev_deck: dict[Card, np.ndarray]) -> None:
     torn = _torn(Rank.QUEEN, Rank.TEN)
     corners = _corners_naming(Rank.QUEEN, Rank.QUEEN)
-    assert np.array_equal(weigh_picture(torn, look_at_middle(_straight(dev_deck, "10S")),
+    assert np.array_equal(weigh_picture(torn, look_at_middle(flat_card(dev_deck, "10S")),
                                         corners), torn)
-    banded = replace(look_at_middle(_straight(dev_deck, "QD")), banded=True)
+    banded = replace(look_at_middle(flat_card(dev_deck, "QD")), banded=True)
     assert np.array_equal(weigh_picture(torn, banded, corners), torn)
 
 
@@ -409,10 +407,10 @@ def test_a_counter_in_the_rank_weighs_the_jack_and_the_king_down(
     assert weighed.max() >= ACCEPT_THRESHOLD > torn.max()
     assert weighed[-1] == pytest.approx(0.05) and weighed.sum() == pytest.approx(1.0)
     for suit in "SHDC":
-        queen = find_indices(_straight(faces, "Q" + suit))
+        queen = find_indices(flat_card(faces, "Q" + suit))
         assert any(map(rank_encloses_counter, queen)), (deck, suit)
         for court in "JK":
-            indices = find_indices(_straight(faces, court + suit))
+            indices = find_indices(flat_card(faces, court + suit))
             assert not any(map(rank_encloses_counter, indices)), (deck, court + suit)
 
 
@@ -421,7 +419,7 @@ def test_a_counter_in_the_rank_weighs_a_nine_down_but_not_a_four_or_a_ten(
     """orell's QH under hard light, its pale picture in pieces that show no picture, was
     read Q at 0.85 against a 9 at 0.12. A 9's bowl seldom closes across the rank's middle;
     a 4's triangle and a 10's 0 may, and those two keep their share."""
-    queen = find_indices(_straight(deck_faces("orell", 350), "QH"))
+    queen = find_indices(flat_card(deck_faces("orell", 350), "QH"))
     assert any(map(rank_encloses_counter, queen))
     torn = _shares({Rank.QUEEN: 0.85, Rank.NINE: 0.12, Rank.TEN: 0.01, None: 0.02})
     weighed = weigh_counter(torn)
@@ -442,7 +440,7 @@ def test_a_counter_lends_the_jacks_share_to_a_queen_only(
     faces = deck_faces(deck, 350)
     torn = _shares({Rank.TEN: 0.6, Rank.JACK: 0.35, None: 0.05})
     for suit in "SHDC":
-        indices = find_indices(_straight(faces, "Q" + suit))
+        indices = find_indices(flat_card(faces, "Q" + suit))
         assert any(map(rank_encloses_counter, indices)), (deck, suit)
     assert np.array_equal(weigh_counter(torn), torn)
 
@@ -451,13 +449,13 @@ def test_a_middle_without_counted_pips_changes_nothing(dev_deck: dict[Card, np.n
                                                        counts: PipCounts) -> None:
     p = np.append(_torn(Rank.KING, Rank.QUEEN)[:-1] * 0.9, 0.1)
     for code in ("KS", "QH", "JD"):
-        assert np.array_equal(counts.weigh(p, look_at_middle(_straight(dev_deck, code))), p)
+        assert np.array_equal(counts.weigh(p, look_at_middle(flat_card(dev_deck, code))), p)
 
 
 def test_no_index_keeps_its_probability(dev_deck: dict[Card, np.ndarray],
                                         counts: PipCounts) -> None:
     p = np.append(_torn(Rank.FIVE, Rank.SIX)[:-1] * 0.7, 0.3)
-    weighed = counts.weigh(p, look_at_middle(_straight(dev_deck, "5C")))
+    weighed = counts.weigh(p, look_at_middle(flat_card(dev_deck, "5C")))
     assert weighed[-1] == pytest.approx(0.3)
     assert weighed.sum() == pytest.approx(1.0)
 
@@ -473,7 +471,7 @@ def test_reader_reads_a_deck_whose_lower_index_stands_upright(
     w, h = round(0.2 * CARD_W), round(0.3 * CARD_H)
     mocker.patch("vision.reader.turned_witness", return_value=(None, None))
     for code in ("8C", "3S", "7D", "6D"):
-        card = _straight(dev_deck, code)
+        card = flat_card(dev_deck, code)
         card[CARD_H - h:, CARD_W - w:] = card[:h, :w]
         reading, before = with_pips.read_card(card), without.read_card(card)
         assert reading.rank == Card.parse(code).rank, code
@@ -504,7 +502,7 @@ def test_a_sure_4_to_10_with_pips_in_the_centre_column_only_is_held(
     three = _indexed_as(dev_deck, "3S", number)
     middle = look_at_middle(three)
     assert centre_column_only(middle) and not middle.thumbed
-    assert not centre_column_only(look_at_middle(_straight(dev_deck, number)))
+    assert not centre_column_only(look_at_middle(flat_card(dev_deck, number)))
     # A side column standing alone (glare over the other and the centre) is no centre one.
     aside = replace(middle, places=tuple((x - 0.22, y) for x, y in middle.places))
     assert not centre_column_only(aside)
@@ -532,7 +530,7 @@ def test_a_sure_2_with_three_smeared_pips_in_the_centre_column_is_held(
     assert reading.rank == Rank.TWO
     assert reading.rank_confidence < ACCEPT_THRESHOLD
     # A 2's own two pips, smeared so, stand there too, but none at mid-height.
-    two = _straight(dev_deck, "2S")
+    two = flat_card(dev_deck, "2S")
     two[_MIDDLE] = cv2.erode(two[_MIDDLE], np.ones((1, 15), np.uint8))
     assert CornerReader().read_card(two).confidence >= ACCEPT_THRESHOLD
 
@@ -574,8 +572,8 @@ def test_pale_print_beside_the_pips_is_no_pip(dev_deck: dict[Card, np.ndarray]) 
     """A pip washed out only in part is counted whole or not at all, never beside itself;
     and a number card in plain view shows no pale blob."""
     for code in ("2S", "3D", "6C", "10H"):
-        assert look_at_middle(_straight(dev_deck, code)).faint == (), code
-    six = _straight(dev_deck, "6C")
+        assert look_at_middle(flat_card(dev_deck, code)).faint == (), code
+    six = flat_card(dev_deck, "6C")
     top = min(look_at_middle(six).places, key=lambda p: p[1])
     _washed_out(six, top, 0.3, above=0)
     assert look_at_middle(six).faint == ()
@@ -644,7 +642,7 @@ def test_an_aces_lone_pip_weighs_no_rank(dev_deck: dict[Card, np.ndarray],
     """It fits an odd number as well as an ace: a foreign ace's index read as 7 or J must
     not be pushed to the 7."""
     torn = _torn(Rank.SEVEN, Rank.JACK)
-    assert np.array_equal(counts.weigh(torn, look_at_middle(_straight(dev_deck, "AD"))), torn)
+    assert np.array_equal(counts.weigh(torn, look_at_middle(flat_card(dev_deck, "AD"))), torn)
 
 
 @pytest.mark.parametrize("number", ["2D", "4D", "6D", "8D", "10D", "JD", "QD", "KD"])

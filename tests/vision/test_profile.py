@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 import zipfile
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from pytest_mock import MockerFixture
@@ -19,15 +17,14 @@ from vision.learn import DarkDeckError, OrderError, learn_profile
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
-from vision.quad import CARD_H, CARD_W, quad_from_corners, straighten
+from vision.quad import quad_from_corners, straighten
 from vision.reading import Reading
 from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 from vision.stored import VERSION, DeckProfile, ProfileError
 
-# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
-sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, HELD_OUT_DECK, empty_box, faces, learning_pass, session, stills
+from straightened import flat, flat_card
 
 PROBE = [Card.parse(c) for c in ("7C", "6C", "QH", "KH", "10S", "9S", "AD", "2D")]
 
@@ -79,7 +76,7 @@ def test_a_card_turned_round_has_the_same_two_corners_swapped(dev_deck: dict[Car
                                                               ) -> None:
     # A deck may print its rank at one end of the corners only; with both, a card compares
     # alike whichever way up it was learned and is seen.
-    card = cv2.resize(dev_deck[Card.parse("QS")], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    card = flat_card(dev_deck, "QS")
     _, corners = describe(card)
     _, turned_corners = describe(np.ascontiguousarray(card[::-1, ::-1]))
     assert corners.shape == (2, CORNER[1], CORNER[0], 3)
@@ -241,8 +238,7 @@ def test_the_pairwise_check_takes_no_noise_for_a_pip() -> None:
 
 @pytest.mark.parametrize("code", ["6H", "6S"])
 def test_a_channel_the_light_leaves_dark_is_no_ink(code: str) -> None:
-    face = cv2.resize(render_card("anglo", Card.parse(code), 350), (CARD_W, CARD_H),
-                      interpolation=cv2.INTER_AREA)
+    face = flat(render_card("anglo", Card.parse(code), 350))
     clean, _ = fine_ink_map(face)
     # Candle light, the camera's white balance off: the paper's blue some 20 grey levels,
     # the sensor's noise as large as that.

@@ -32,8 +32,6 @@ from vision.sceneparams import SceneParams
 from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
 from vision.unturned import turned_witness
 
-# The shared stills live beside the tests (pytest runs in importlib mode: no package path).
-sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import (
     DEV_DECK,
     HELD_OUT_DECK,
@@ -43,13 +41,9 @@ from learning_pass import (
     stills,
     table_cloth,
 )
+from straightened import flat, flat_card
 
 CARDS = [Card.parse(c) for c in ("AS", "10H", "QD", "7C", "KH", "2S", "JC", "9D", "3H", "8S")]
-
-
-def _straight(faces: dict[Card, np.ndarray], code: str) -> np.ndarray:
-    """One face as the locator straightens a card: CARD_H x CARD_W."""
-    return cv2.resize(faces[Card.parse(code)], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +201,7 @@ def test_corners_of_two_different_cards_are_not_read_surely(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
     # Each corner alone is sure of its card; together they are doubt, neither one winning.
     for top, bottom in (("6H", "9H"), ("KS", "QS"), ("7C", "7S")):
-        straight, other = _straight(dev_deck, top), _straight(dev_deck, bottom)
+        straight, other = flat_card(dev_deck, top), flat_card(dev_deck, bottom)
         h, w = round(0.5 * CARD_H), round(0.5 * CARD_W)
         straight[h:, w:] = other[h:, w:]  # the bottom-right corner from the other card
         reading = reader.read_card(straight)
@@ -218,7 +212,7 @@ def test_corners_naming_two_ranks_stand_only_where_the_pips_count_one_exactly(
         reader: CornerReader, dev_deck: dict[Card, np.ndarray]) -> None:
     # A 9C whose lower index, printed upright, was read upside down as 6 and whose upper
     # one was read as 10: its nine pips stood where a 10's do, and made a sure 10C of it.
-    ten = _lower_index_of(_straight(dev_deck, "10C"), _straight(dev_deck, "6C"))
+    ten = _lower_index_of(flat_card(dev_deck, "10C"), flat_card(dev_deck, "6C"))
     exact = reader.read_card(ten)
     assert exact.is_sure and exact.card == Card.parse("10C"), exact
     # Its lower centre pip painted out: nine pips, in places a 10 has and a 6 has not.
@@ -261,7 +255,7 @@ def test_corners_naming_a_6_and_a_9_are_settled_by_where_the_pips_stand(
     # read it (kde-ancient-egyptians). A pip hidden, the count does not settle it, but where
     # the pips stand does: a 9's side rows between the ends and its centre pip are no 6's,
     # a 6's middle row is no 9's.
-    card = _lower_index_of(_straight(dev_deck, code), _straight(dev_deck, other))
+    card = _lower_index_of(flat_card(dev_deck, code), flat_card(dev_deck, other))
     lowest = max(look_at_middle(card).places, key=lambda place: place[1])
     one_hidden = _paint_out_pips(card, lambda x, y: (x, y) != lowest)
     assert len(look_at_middle(one_hidden).places) == int(code[0]) - 1
@@ -278,7 +272,7 @@ def test_one_index_read_alone_through_an_outline_fitted_to_the_hull_is_held(
     # Such an outline that leaves one index off the card lies off there, and may cut the
     # other index as well: what that one says alone is not sure.
     for code in ("8S", "KH", "3D"):
-        whole = _straight(dev_deck, code)
+        whole = flat_card(dev_deck, code)
         assert reader.read_card(whole, fitted=True).is_sure
         one_index = whole.copy()
         h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
@@ -295,7 +289,7 @@ def test_an_index_printed_unturned_stands_for_itself_through_an_outline_fitted_t
     # that index turned back and naming the rank shows the outline holds both indices: the
     # card stands (a kde-ancient-egyptians 2D was held). Painted out, it is held.
     for code in ("KH", "3D", "2S", "5H"):
-        printed = _straight(dev_deck, code)
+        printed = flat_card(dev_deck, code)
         found = find_indices(printed)[1]
         assert found is not None and found.suit is not None
         unturned = turn_glyphs(printed, 1, found)
@@ -348,17 +342,17 @@ def test_one_index_read_alone_through_an_outline_that_took_in_the_box_is_held(
     face = dev_deck[Card.parse(code)]
     wood = round(0.15 * face.shape[0])
     padded = cv2.copyMakeBorder(face, 0, wood, 0, 0, cv2.BORDER_CONSTANT, value=(30, 80, 140))
-    card = cv2.resize(padded, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    card = flat(padded)
     assert look_at_middle(card).banded
     reading = CornerReader().read_card(card)
     assert reading.card == Card.parse(code) and not reading.is_sure, reading
-    assert CornerReader().read_card(_straight(dev_deck, code)).is_sure
+    assert CornerReader().read_card(flat_card(dev_deck, code)).is_sure
 
 
 def _lower_index(faces: dict[Card, np.ndarray], code: str) -> tuple[np.ndarray, IndexBlobs]:
     """One face straightened, and its lower index's glyphs as :func:`find_indices` finds
     them."""
-    printed = _straight(faces, code)
+    printed = flat_card(faces, code)
     found = find_indices(printed)[1]
     assert found is not None
     return printed, found
@@ -382,7 +376,7 @@ def test_an_index_printed_unturned_witnesses_the_other_corner(
     assert alone.is_sure and alone.card == Card.parse(code), alone
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
     other = card.copy()
-    other[:h, :w] = _straight(dev_deck, misprint)[:h, :w]  # the upper index another card's
+    other[:h, :w] = flat_card(dev_deck, misprint)[:h, :w]  # the upper index another card's
     assert not reader.read_card(other).is_sure
     # And the rank is held where a check holds the card for its suit: the audit counts it.
     mocker.patch("vision.reader.check", side_effect=lambda reading, *_: cap_suit(reading))
@@ -428,7 +422,7 @@ def test_a_corner_naming_the_rank_either_way_up_is_no_witness(
     ranks[0, RANK_CLASSES.index(Rank.FOUR)] = 0.95
     ranks[1, RANK_CLASSES.index(as_it_stands)] = 0.55
     ranks[1, RANK_CLASSES.index(Rank.SEVEN)] = 0.40
-    turned, alone = turned_witness(lambda card, corner: Rank.FOUR, _straight(dev_deck, "4H"),
+    turned, alone = turned_witness(lambda card, corner: Rank.FOUR, flat_card(dev_deck, "4H"),
                                    ranks, RANK_CLASSES.index(Rank.FOUR))
     assert (alone == 0) == witnessed and (turned is not None) == witnessed
 
@@ -439,9 +433,9 @@ def test_a_six_and_a_nine_do_not_witness_each_other_turned_back(
     # A 6 turned half round is a 9. Where one corner reads a 6 and the other a 9, and no
     # pip is there to count, the corner turned back would witness whichever rank the vote
     # leaned to: this 9D was read as 6D at 0.9999.
-    card = _straight(dev_deck, code)
+    card = flat_card(dev_deck, code)
     h, w = round(0.25 * CARD_H), round(0.2 * CARD_W)
-    card[:h, :w] = _straight(dev_deck, upper)[:h, :w]
+    card[:h, :w] = flat_card(dev_deck, upper)[:h, :w]
     assert not reader.read_card(_blank_middle(card)).is_sure
 
 
@@ -461,7 +455,7 @@ def test_the_glyphs_decide_a_suit_the_network_is_unsure_of_on_sharp_print_only(
     suits[:, SUIT_CLASSES.index(Suit.SPADES if leaning == Suit.CLUBS else Suit.CLUBS)] = 0.37
     mocker.patch.object(IndexNet, "probabilities", return_value=(ranks, suits))
     reader = CornerReader(net)
-    card = _straight(deck_faces("dondorf", 350), "AS")
+    card = flat_card(deck_faces("dondorf", 350), "AS")
     sharp = reader.read_card(card)
     assert sharp.card == Card.parse("AS") and sharp.is_sure
     blurred = reader.read_card(cv2.GaussianBlur(card, (0, 0), 2.0))
@@ -486,9 +480,9 @@ def test_a_rank_torn_between_a_queen_and_a_jack_is_settled_by_the_queens_counter
     ranks[:, RANK_CLASSES.index(Rank.JACK)] = 0.4
     reader = _reading_hearts(mocker, ranks)
     faces = deck_faces("orell", 350)
-    queen = reader.read_card(_straight(faces, "QH"))
+    queen = reader.read_card(flat_card(faces, "QH"))
     assert queen.is_sure and queen.card == Card.parse("QH"), queen
-    jack = reader.read_card(_straight(faces, "JH"))
+    jack = reader.read_card(flat_card(faces, "JH"))
     assert not jack.is_sure and jack.rank_confidence < ACCEPT_THRESHOLD, jack
 
 
@@ -509,10 +503,10 @@ def test_a_queen_torn_with_a_nine_or_named_a_jack_in_one_corner_is_settled_by_it
     ranks[1, RANK_CLASSES.index(Rank.NINE)] = 0.09
     reader = _reading_hearts(mocker, ranks)
     faces = deck_faces("orell", 350)
-    queen = reader.read_card(_blank_middle(_straight(faces, "QH")))
+    queen = reader.read_card(_blank_middle(flat_card(faces, "QH")))
     assert queen.is_sure and queen.card == Card.parse("QH"), queen
     for other in ("JH", "9H"):
-        misread = reader.read_card(_blank_middle(_straight(faces, other)))
+        misread = reader.read_card(_blank_middle(flat_card(faces, other)))
         assert not misread.is_sure and misread.rank_confidence < ACCEPT_THRESHOLD, misread
 
 
@@ -663,5 +657,5 @@ def test_only_an_index_printed_near_the_edge_is_looked_at_within_a_margin(
     # network confirmed ancient_french's V, which it leans to read as K, surely (its
     # corners showing an index, "no index" at 0.01 at most).
     for code in ("KH", "JS", "7D", "10C"):
-        card = _straight(deck_faces(deck, 350), code)
+        card = flat_card(deck_faces(deck, 350), code)
         assert index_near_edge(find_indices(card)) == near, code

@@ -14,7 +14,7 @@ import pytest
 
 from shoe.cards import Card
 from vision.indices import find_indices
-from vision.quad import CARD_H, CARD_W
+from vision.quad import CARD_H
 from vision.scene import Scene, SceneParams
 from vision.sceneparams import parse_frame_size
 from vision.simulator import (
@@ -27,6 +27,7 @@ from vision.simulator import (
 from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
 
 from .conftest import SimulatedDealVideo
+from straightened import flat
 
 Faces = Callable[..., dict[Card, np.ndarray]]
 
@@ -377,7 +378,7 @@ def test_a_design_printed_nearer_the_edge_keeps_the_cards_outline(deck_faces: Fa
 
     def index_top(image: np.ndarray) -> float:
         """Where the top-left index's rank starts, as a share of the card's height."""
-        card = cv2.resize(image[..., :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        card = flat(image[..., :3])
         found = find_indices(card)[0]
         assert found is not None
         return float(found.rank_rows()[0]) / CARD_H

@@ -3,9 +3,6 @@ colour (vision.suits), and the profile reader that uses them."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -19,7 +16,6 @@ from vision.quad import straighten
 from vision.stored import DeckProfile
 from vision.suits import Candidate, colour_verdict, suit_tournament
 
-sys.path.insert(0, str(Path(__file__).parent))
 from learning_pass import DEV_DECK, learning_pass, stills
 
 ACES = [Card.parse(c) for c in ("AS", "AH", "AD", "AC")]
