@@ -41,6 +41,10 @@ _CORNER_W = 0.32
 _CORNER_H = 0.45
 #: Blobs smaller than this (pixels of the straightened card) are specks, not glyphs.
 _MIN_AREA = 25
+#: A rank stands at least this tall for its width. A thinner blob lying across the corner
+#: is a line: a court picture's frame run out over the index (orell's, atlasnye's), which,
+#: topmost, was taken for the rank, and the rank under it for the suit glyph.
+_LINE = 0.25
 #: The corner's outermost rows and columns of pixels (its border): the card's edge and the
 #: box beyond it, never a glyph.
 _BORDER = 2
@@ -190,7 +194,7 @@ def _index_blobs(level: np.ndarray, colour: np.ndarray, band: int, cut_necks: bo
     # The rank: the topmost such blob in the index's column. Past the band it may touch
     # it (only its place is needed), but not stretch down the corner as a shadow would.
     may_be_rank = big & (x + bw < w - 1) & (bh < 0.5 * h) if band else whole
-    tops = np.flatnonzero(may_be_rank & (x < 0.7 * w) & (y < 0.5 * h))
+    tops = np.flatnonzero(may_be_rank & (x < 0.7 * w) & (y < 0.5 * h) & (bh >= _LINE * bw))
     if len(tops) == 0:
         return None
     rank = int(tops[np.argmin(y[tops])])
