@@ -98,13 +98,22 @@ def red_suit_log_odds(indices: Sequence[IndexBlobs | None]) -> float:
     either way up, less EVIDENCE for each shaped as a diamond; 0 where none says anything."""
     odds = 0.0
     for shape in map(_red_glyph_shape, indices):
-        if shape is None:
-            continue
-        if abs(shape) >= HEART_SHAPE:
+        suit = None if shape is None else _shaped_as(shape)
+        if suit is Suit.HEARTS:
             odds += EVIDENCE
-        elif abs(shape) <= DIAMOND_SHAPE:
+        elif suit is Suit.DIAMONDS:
             odds -= EVIDENCE
     return odds
+
+
+def _shaped_as(shape: float) -> Suit | None:
+    """The red suit a glyph measured by :func:`top_less_bottom` is shaped as, either way
+    up; None between a diamond's shape and a heart's."""
+    if abs(shape) >= HEART_SHAPE:
+        return Suit.HEARTS
+    if abs(shape) <= DIAMOND_SHAPE:
+        return Suit.DIAMONDS
+    return None
 
 
 def heart_on_its_head(indices: Sequence[IndexBlobs | None]) -> bool:
@@ -140,14 +149,9 @@ def pip_shapes(pips: Sequence[Pip]) -> list[float | None]:
 def shaped_suit(shapes: Sequence[float | None], least: int = PIPS_TO_SAY) -> Suit | None:
     """The red suit that at least ``least`` measured glyphs all are shaped as, either way
     up; None where fewer are measured or their shapes differ."""
-    measured = [abs(shape) for shape in shapes if shape is not None]
-    if len(measured) < least:
-        return None
-    if all(shape >= HEART_SHAPE for shape in measured):
-        return Suit.HEARTS
-    if all(shape <= DIAMOND_SHAPE for shape in measured):
-        return Suit.DIAMONDS
-    return None
+    suits = {_shaped_as(shape) for shape in shapes if shape is not None}
+    measured = sum(shape is not None for shape in shapes)
+    return suits.pop() if measured >= least and len(suits) == 1 else None
 
 
 def pips_deny(reading: Reading, card: np.ndarray, indices: Sequence[IndexBlobs | None]
