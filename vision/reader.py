@@ -19,8 +19,9 @@ sides searched deeper into the card (:func:`vision.locate.look_deeper`); where t
 and a 9, the pips' places may settle which. A reading unsure with corners that agree, whose
 index stands nearer the card's edge than the network learned, is read again with the card
 shrunk within a margin of its paper (:func:`vision.quad.within_margin`), unless it is unsure
-whether the ink is red or black. A second look only ever confirms the card the first one
-leaned to.
+whether the ink is red or black; so is one whose corners disagree after the deeper look,
+where one of them names the rank surely. A second look only ever confirms the card the
+first one leaned to.
 
 >>> reader = CornerReader()                 # doctest: +SKIP
 >>> reader.read(frame)                      # doctest: +SKIP
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from shoe.cards import Card, Rank, Suit
-from vision.courtcards import REFUTED_BY_COUNTER, weigh_counter, weigh_picture
+from vision.courtcards import REFUTED_BY_COUNTER, SURE_CORNER, weigh_counter, weigh_picture
 from vision.crosscheck import Middle, cap_rank, cap_suit, check, look_at_middle
 from vision.glyphs import BLACK_SHARE, GlyphNet, black_suit_evidence, weigh_black_suits
 from vision.hearts import red_suit_log_odds, red_suits_torn, weigh_red_suits
@@ -107,19 +108,28 @@ class CornerReader:
         first = self._read_card(card, doubtful, squat)
         if first.reading.is_sure or first.held:
             return first.reading
+        reading = first.reading
         if first.torn:
-            return self._look_deeper(frame, quad, first.reading)
+            reading = self._look_deeper(frame, quad, reading)
+            # Where a corner names the rank surely, the other's doubt may be the outline's
+            # too: a pixel off the card there, it shows the box's dark edge beside the
+            # index, which the network took for print (orell's Q read as a 10, the edge
+            # for its 1). The look within a margin follows. Only then: foreign letters torn
+            # with no corner sure (a D read as 10, an F as K) were read surely so.
+            if reading.is_sure or first.rank_in_a_corner < SURE_CORNER:
+                return reading
         # Nor where the light leaves the ink's colour in doubt (_Look.colour_unsure).
-        if first.reading.card is None or (first.colour_unsure and dimmed_corners(card)):
-            return first.reading
+        if reading.card is None or (first.colour_unsure and dimmed_corners(card)):
+            return reading
         # The first look's glyph search, where it ran, is not run again.
-        if (first.index_doubt < INDEX_DOUBT
+        if (not first.torn and first.index_doubt < INDEX_DOUBT
                 and not index_near_edge(first.indices or find_indices(card))):
-            return first.reading
-        # The corners agree, and nothing held the reading, but an index stands nearer the
-        # card's edge than the network learned: it reads the corners again within a margin.
+            return reading
+        # Nothing held the reading, but an index stands nearer the card's edge than the
+        # network learned, or one corner is sure of the rank and the other torn from it:
+        # it reads the corners again within a margin.
         again = self._read_card(card, doubtful, squat, MARGIN)
-        return _confirmed(first.reading, again) if again.reading.is_sure else first.reading
+        return _confirmed(reading, again) if again.reading.is_sure else reading
 
     def _look_deeper(self, frame: np.ndarray, quad: CardQuad, reading: Reading) -> Reading:
         """The reading, or a surer one of the same card where the corners disagree."""
@@ -267,7 +277,8 @@ class CornerReader:
         # fitted to the hull, the 3 cut), was read as JC at 0.94 from the second outline.
         torn = disagree and checked == reading
         return _Look(cap_rank(checked) if unsettled else checked, torn, checked != reading,
-                     float(ranks[:, -1].max()), indices, colour_unsure)
+                     float(ranks[:, -1].max()), indices, colour_unsure,
+                     float(ranks[:, rank_i].max()))
 
     def _one_index_turned(self, ranks: np.ndarray, rank: Rank, middle: Middle) -> bool:
         """Whether the corners name a 6 and a 9, each the other's numeral turned half round
@@ -311,6 +322,9 @@ class _Look(NamedTuple):
     #: 0.93. Elsewhere it may be the print's (a four-colour deck's green club), and a heart
     #: torn with a diamond is another matter: the margin may settle those.
     colour_unsure: bool = False
+    #: The surer of the two corners that the rank read is the card's, as the network sees
+    #: them.
+    rank_in_a_corner: float = 0.0
 
 
 def corner_vote(ranks: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import Card, Rank, Suit
 from vision.corpus import render_deck
+from vision.courtcards import SURE_CORNER
 from vision.crosscheck import CAP, cap_rank, cap_suit, look_at_middle
 from vision.indexnet import (
     PATCH_H,
@@ -27,7 +28,7 @@ from vision.indices import IndexBlobs, find_indices, index_near_edge, turn_glyph
 from vision.locate import locate, look_deeper
 from vision.quad import CARD_H, CARD_W, CardQuad, straighten
 from vision.reader import MARGIN, CornerReader, ModelError, load_reader
-from vision.reading import ACCEPT_THRESHOLD
+from vision.reading import ACCEPT_THRESHOLD, Reading
 from vision.sceneparams import SceneParams
 from vision.stills import StillCamera, Thumb, nearer_edge, render_frame
 from vision.unturned import turned_witness
@@ -543,6 +544,79 @@ def test_the_look_within_a_margin_only_confirms_the_card_the_first_look_leaned_t
     assert reading.card == Card.parse("4S") and not reading.is_sure, reading
     again = confirmed.call_args.args[1].reading
     assert again.card == Card.parse("7S") and again.is_sure, again
+
+
+#: A frame within RIG.md's ranges (`bench/vision_accuracy.py --difficulty hard --seed 38`,
+#: orell's QH): the outline lies a pixel off the card's left side, on the box's dark edge.
+_OFF_BY_A_PIXEL = SceneParams(
+    card_height_frac=0.834866512497467, center_shift=(-0.3908496814495426, -0.47943465494691595),
+    rotation_deg=0.7491820549066501, tilt_deg=(7.395879068855031, 5.354698410496221),
+    camera_height_mm=85.52447386110784, lips_mm=(2.716328453475014, 2.809986936304509),
+    window_ends_mm=(2.139637798866242, 0.1599957951434321), frame_width_mm=12.801011677741725,
+    metal_bgr=(80, 80, 80), reflection=0.7351474042921906, reflection_pos=0.03887542590952919,
+    cloth_bgr=(90, 50, 30), colour_temp_k=4162.07938173218, white_balance=0.2739464890025078,
+    exposure=0.6831893098705133, gradient=0.007871941447953612,
+    gradient_angle_deg=265.42225327222917, noise_sigma=7.0618369071847535,
+    blur_sigma=1.298484951647431, jpeg_quality=None, gamma=1.0440312596240902,
+    saturation=1.0110323706755533, sharpen=0.9643331389242065)
+
+#: A frame within RIG.md's ranges (`--foreign --seed 27`, tarocco's QC, indexed D).
+_FOREIGN_QUEEN = SceneParams(
+    card_height_frac=0.7347381623504265, center_shift=(-0.517363538252738, 0.16353257868535054),
+    rotation_deg=4.279274519405224, tilt_deg=(-2.289939829106973, 0.2340463352648552),
+    camera_height_mm=109.07151288400064, upside_down=True, slot_side="left",
+    lips_mm=(1.5428597868587728, 0.9344261295212267),
+    window_ends_mm=(2.427920950542304, 0.7581054303416568), frame_width_mm=12.721725099174282,
+    metal_bgr=(66, 67, 73), reflection_pos=0.25186469770839737, cloth_bgr=(30, 30, 30),
+    colour_temp_k=2783.707564391057, white_balance=0.2196360808658056,
+    exposure=1.0234697745404415, gradient=0.18088778202846129,
+    gradient_angle_deg=160.79493628571208, noise_sigma=1.8581795538963055,
+    blur_sigma=0.46540259546833235, jpeg_quality=54, gamma=0.8981153569286388,
+    saturation=0.7926662401195994, sharpen=0.8588329285604581)
+
+
+def _first_look(reader: CornerReader, frame: np.ndarray) -> tuple[np.ndarray, Reading]:
+    """The straightened card of a frame, and the reader's first look at it."""
+    quad = locate(frame)
+    assert quad is not None
+    card = straighten(frame, quad)
+    return card, reader.read_card(card, quad.fitted)
+
+
+def test_corners_torn_with_one_sure_of_the_rank_are_read_again_within_a_margin(
+        reader: CornerReader, deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    # orell's QH, its outline a pixel off the card's left side: that corner shows the box's
+    # dark edge beside the Q, and the network reads it as 10 or J while the other corner
+    # names the Q surely. The deeper look finds no other outline; within a margin both
+    # corners read the Q.
+    face = deck_faces("orell", 350, alpha=True)[Card.parse("QH")]
+    for seed in (2, 12):
+        frame = render_frame(face, _OFF_BY_A_PIXEL, np.random.default_rng(seed),
+                             offset_px=2.69)
+        card, first = _first_look(reader, frame)
+        assert first.card == Card.parse("QH") and not first.is_sure, first
+        ranks, _ = reader._net.probabilities(corner_patches(card))
+        queen = RANK_CLASSES.index(Rank.QUEEN)
+        assert ranks.argmax(axis=1).tolist() != [queen, queen]
+        assert ranks[:, queen].max() >= SURE_CORNER
+        reading = reader.read(frame)
+        assert reading.card == Card.parse("QH") and reading.is_sure, reading
+
+
+def test_corners_torn_with_neither_sure_are_not_read_again_within_a_margin(
+        reader: CornerReader, deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    # tarocco's queen, indexed D, which the network does not know: torn between a 10 and a
+    # J, neither corner sure. Within a margin both corners read the D as a 10, surely; a
+    # second look is a second chance for a misreading, and it is not taken.
+    face = deck_faces("tarocco", 350, alpha=True)[Card.parse("QC")]
+    for seed in (4, 5):
+        frame = render_frame(face, _FOREIGN_QUEEN, np.random.default_rng(seed),
+                             offset_px=1.44)
+        card, first = _first_look(reader, frame)
+        assert first.card == Card.parse("10C") and not first.is_sure, first
+        again = reader._read_card(card, False, margin=MARGIN).reading
+        assert again.card == Card.parse("10C") and again.is_sure, again
+        assert reader.read(frame) == first
 
 
 #: A frame past RIG.md's colour range (`bench/vision_accuracy.py --beyond colour --seed 2`):
