@@ -575,12 +575,14 @@ _FOREIGN_QUEEN = SceneParams(
     saturation=0.7926662401195994, sharpen=0.8588329285604581)
 
 
-def _first_look(reader: CornerReader, frame: np.ndarray) -> tuple[np.ndarray, Reading]:
-    """The straightened card of a frame, and the reader's first look at it."""
+def _first_look(reader: CornerReader, frame: np.ndarray
+                ) -> tuple[CardQuad, np.ndarray, Reading]:
+    """The outline found in a frame, the card it straightens, and the reader's first look
+    at that card."""
     quad = locate(frame)
     assert quad is not None
     card = straighten(frame, quad)
-    return card, reader.read_card(card, quad.fitted)
+    return quad, card, reader.read_card(card, quad.fitted)
 
 
 def test_corners_torn_with_one_sure_of_the_rank_are_read_again_within_a_margin(
@@ -593,7 +595,7 @@ def test_corners_torn_with_one_sure_of_the_rank_are_read_again_within_a_margin(
     for seed in (2, 12):
         frame = render_frame(face, _OFF_BY_A_PIXEL, np.random.default_rng(seed),
                              offset_px=2.69)
-        card, first = _first_look(reader, frame)
+        _, card, first = _first_look(reader, frame)
         assert first.card == Card.parse("QH") and not first.is_sure, first
         ranks, _ = reader._net.probabilities(corner_patches(card))
         queen = RANK_CLASSES.index(Rank.QUEEN)
@@ -612,9 +614,9 @@ def test_corners_torn_with_neither_sure_are_not_read_again_within_a_margin(
     for seed in (4, 5):
         frame = render_frame(face, _FOREIGN_QUEEN, np.random.default_rng(seed),
                              offset_px=1.44)
-        card, first = _first_look(reader, frame)
+        quad, card, first = _first_look(reader, frame)
         assert first.card == Card.parse("10C") and not first.is_sure, first
-        again = reader._read_card(card, False, margin=MARGIN).reading
+        again = reader._read_card(card, quad.fitted, margin=MARGIN).reading
         assert again.card == Card.parse("10C") and again.is_sure, again
         assert reader.read(frame) == first
 
@@ -644,10 +646,7 @@ def test_the_look_within_a_margin_settles_no_colour(
     for seed in range(4):
         frame = render_frame(face, _CANDLE_AND_GLARE, np.random.default_rng(seed),
                              offset_px=1.0)
-        quad = locate(frame)
-        assert quad is not None
-        card = straighten(frame, quad)
-        first = reader.read_card(card, quad.fitted)
+        quad, card, first = _first_look(reader, frame)
         assert first.rank_confidence >= ACCEPT_THRESHOLD and not first.is_sure, first
         again = reader._read_card(card, quad.fitted, margin=MARGIN).reading
         assert again.card == Card.parse("10D") and again.suit_confidence <= CAP, again
@@ -692,11 +691,8 @@ def test_an_index_printed_into_the_cards_edge_is_read_within_a_margin(
     face = nearer_edge(deck_faces("kde-penguins", 350)[Card.parse("QC")], 0.03)
     rng = np.random.default_rng(1)
     frame = StillCamera(SceneParams.random(rng, "hard"), rng, [face]).shoot(face)
-    quad = locate(frame)
-    assert quad is not None
-    card = straighten(frame, quad)
+    _, card, first = _first_look(reader, frame)
     assert not index_near_edge(find_indices(card))
-    first = reader.read_card(card, fitted=quad.fitted)
     assert first.card == Card.parse("QC") and not first.is_sure, first
     reading = reader.read(frame)
     assert reading.card == Card.parse("QC") and reading.is_sure, reading
