@@ -226,7 +226,8 @@ def main() -> None:
                         default=["zero", "profile", "pip-only"],
                         help="which readers to measure (default: all three)")
     parser.add_argument("--pip-only-dev", action="store_true",
-                        help="measure the pip-only variant of the dev decks too")
+                        help="measure the pip-only variant of every deck, not only the "
+                             "held-out ones")
     parser.add_argument("--foreign", action="store_true",
                         help="read foreign-indexed decks zero-shot too (not what that reader "
                              "is for, but it may be shown one)")
@@ -319,30 +320,25 @@ def main() -> None:
         elif "zero" in args.modes:
             sections["zero"].append(f"| {deck} ({style} indices: not zero-shot) "
                                     "| | | | | | | | |")
-        if "profile" in args.modes:
-            rng = rng_for("profile")
-            try:
-                reader, base, problems = profile_reader(faces, rng, frame_size)
-            except DarkDeckError:
-                sections["profile"].append(f"| {label} (learning refused: dark faces) "
-                                           "| | | | | | | | |")
-            else:
-                t = _read_all(reader, faces, frames, rng, args.difficulty, base,
-                              misses("profile"), repeat=args.repeat, thumbs=args.thumbs,
-                              beyond=args.beyond)
-                notes = f" ({problems} learn notes)" if problems else ""
-                sections["profile"].append(t.row(f"{label}{notes}"))
-                totals[f"profile {group}"].merge(t)
+        # With a profile: the deck as printed, and (held-out decks, or every deck with
+        # --pip-only-dev) its pip-only variant; each learned from its own pass.
+        learned = [("profile", faces, label)] if "profile" in args.modes else []
         if "pip-only" in args.modes and (held or args.pip_only_dev):
-            rng = rng_for("pip-only")
-            pips = paint_out_deck(faces)
-            reader, base, problems = profile_reader(pips, rng, frame_size)
-            t = _read_all(reader, pips, frames, rng, args.difficulty, base,
-                          misses("pip-only"), repeat=args.repeat, thumbs=args.thumbs,
-                          beyond=args.beyond)
-            held_mark = " **(held-out)**" if held else ""
-            sections["profile"].append(t.row(f"{deck} pip-only{held_mark}"))
-            totals["pip-only held-out" if held else "pip-only dev"].merge(t)
+            pip_label = f"{deck} pip-only{label[len(deck):]}"
+            learned.append(("pip-only", paint_out_deck(faces), pip_label))
+        for mode, shown, row_label in learned:
+            rng = rng_for(mode)
+            try:
+                reader, base, problems = profile_reader(shown, rng, frame_size)
+            except DarkDeckError:
+                sections["profile"].append(f"| {row_label} (learning refused: dark faces) "
+                                           "| | | | | | | | |")
+                continue
+            t = _read_all(reader, shown, frames, rng, args.difficulty, base, misses(mode),
+                          repeat=args.repeat, thumbs=args.thumbs, beyond=args.beyond)
+            notes = f" ({problems} learn notes)" if problems else ""
+            sections["profile"].append(t.row(f"{row_label}{notes}"))
+            totals[f"{mode} {group}"].merge(t)
         print(f"  done {deck}", file=sys.stderr, flush=True)
     print(f"\nAccept threshold {ACCEPT_THRESHOLD}; difficulty {args.difficulty}; "
           f"{frames} frames per deck and mode; seed {args.seed}"
