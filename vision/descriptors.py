@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.pairwise import fine_ink_map
+from vision.pairwise import fine_ink_map, paper_light
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
-__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "middles",
-           "shifted_views", "unit"]
+__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "describe_light",
+           "middles", "shifted_views", "unit"]
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
 WHOLE = (36, 50)
@@ -68,6 +68,11 @@ def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     fine, hidden = fine_ink_map(_face(card))
     return (cv2.resize(fine, WHOLE, interpolation=cv2.INTER_AREA),
             cv2.resize(hidden, WHOLE, interpolation=cv2.INTER_AREA), fine, hidden)
+
+
+def describe_light(card: np.ndarray) -> np.ndarray:
+    """The paper's level over a straightened card's face, on the fine maps' grid."""
+    return paper_light(_face(card))
 
 
 def _face(card: np.ndarray) -> np.ndarray:

@@ -19,14 +19,15 @@ import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
-from vision.descriptors import FINE, describe, describe_ink, unit
+from vision.descriptors import FINE, describe, describe_ink, describe_light, unit
 from vision.locate import locate
 from vision.profile_checks import OVERRULES
 from vision.quad import CardQuad, quad_from_corners, straighten
 from vision.reader import CornerReader, ModelError
 from vision.stored import DeckProfile, stored_fine, stored_ink
 
-__all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile"]
+__all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile",
+           "learning_glare"]
 
 #: Two cards of one deck this alike cannot be told apart by their descriptors.
 _TOO_ALIKE = 0.985
@@ -34,6 +35,13 @@ _TOO_ALIKE = 0.985
 #: print; a deck is dark when most of its faces are. Every aisleriot deck's median card is
 #: at 1.0 (its paper is the brightest and most of it), KDE's dark oxygen deck at 0.2.
 _DARK_FACE = 0.5
+#: Glare in the pass: paper this share of its typical level above the light's plane, over
+#: a card's print whose level is under _BROAD_PRINT of the paper's there (print broader
+#: than the closing that finds the paper: a picture's wig or robe), and a rim round it
+#: (fine-map pixels).
+_GLARE_LIFT = 0.08
+_BROAD_PRINT = 0.8
+_GLARE_RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 
 
 class OrderError(FaroError, ValueError):
@@ -100,6 +108,8 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     fine = np.zeros((52, *FINE), np.float32)
     learned = np.zeros(52, bool)
     dark: list[bool] = []
+    lights: list[np.ndarray] = []  # each learned card's paper level, in pass order
+    lit: list[int] = []
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
     for card, found, unplaced in located:
@@ -113,6 +123,8 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         # outline for all, not each frame's own estimate of it.
         cards = [straighten(f, window) for f in (*found, *unplaced)]
         dark.append(_is_dark(cards[0]))
+        lights.append(np.mean([describe_light(c) for c in cards], axis=0))
+        lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
         k = np.mean([d[1] for d in described], axis=0)
@@ -135,10 +147,47 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
+    glare = np.zeros((52, *FINE), np.float32)
+    glare[lit] = learning_glare(lights)
     profile = DeckProfile(name, window, whole, corner, learned, ink, fine,
-                          index_check=_indices_read_right(located))
+                          index_check=_indices_read_right(located), glare=glare)
     problems.extend(_confusions(profile))
     return LearnOutcome(profile, tuple(problems))
+
+
+def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
+    """For each learned card, where the pass's glare lay on its broad print (1, else 0; the
+    fine maps' grid), from the paper's level on each card (vision.descriptors.describe_light;
+    one map per card, in the order given).
+
+    The light over the window is the paper's level as most cards show it (its 90th
+    percentile over the cards: a big picture or index hides the paper on some). Light
+    falling off across the card is a plane; glare is a spot above it. Print on paper under
+    the spot is scaled back from the glared paper round it (vision.pairwise.fine_ink_map);
+    broad print (a wig, a robe) has no paper round it and was learned fainter. A card
+    learned the other way up had another part of its face there, so that two cards may
+    differ there by the light, not their print (a blind deck's JC, its grey wig's stripes
+    under the pass's glare, fitted the JS's print better than its own, at 1.000).
+    """
+    each = np.stack(lights).astype(np.float32)
+    light = np.percentile(each, 90, axis=0)
+    h, w = light.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    basis = np.stack([np.ones_like(xs), xs / w, ys / h], axis=-1).reshape(-1, 3)
+    typical = max(float(np.median(light)), 1.0)
+    # The plane through the paper: fitted again without what lies off it, below (print on
+    # most cards there: a deck of big pictures) or above (the glare itself).
+    fit = np.ones(h * w, bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(basis[fit], light.ravel()[fit], rcond=None)
+        near = np.abs(light.ravel() - basis @ coef) < _GLARE_LIFT * typical / 2
+        if near.sum() < near.size // 4:
+            break
+        fit = near
+    glare = (light - (basis @ coef).reshape(h, w)) > _GLARE_LIFT * typical
+    broad = each < _BROAD_PRINT * light
+    return np.stack([cv2.dilate((glare & b).astype(np.uint8), _GLARE_RIM)
+                     for b in broad]).astype(np.float32)
 
 
 def _is_dark(card: np.ndarray) -> bool:

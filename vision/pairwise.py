@@ -18,7 +18,7 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
-           "place", "thumb_over", "tournament"]
+           "paper_light", "place", "thumb_over", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -105,6 +105,12 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
     return ink, np.maximum(hidden, _thumb_in(grey, typical))
+
+
+def paper_light(inner: np.ndarray) -> np.ndarray:
+    """The paper's level (float32, 0..255) over a card's face at half its resolution, as
+    :func:`fine_ink_map` measures ink against it."""
+    return _paper(_half_darkest(inner))[1]
 
 
 def thumb_over(inner: np.ndarray) -> np.ndarray:
@@ -243,8 +249,9 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     if blank.any():
         near = np.maximum(near - float(np.median(near[blank])), 0.0)
     votes, weights, total, visible = [], [], 0.0, 0.0
-    # (Where the learning pass was clipped white does not matter: all cards were learned
-    # through the same window under the same glare, so ink hidden there is hidden in all.)
+    # (Glare on the learning pass matters little here: all cards were learned through the
+    # same window under the same light, and a pip lies on paper, by which its ink is scaled
+    # back. Not so a broad picture's print: vision.learn.learning_glare.)
     for mine, theirs, sign in ((ta, tb, 1.0), (tb, ta, -1.0)):
         # Ink the other lacks altogether: a pip it has but faded (glare on the learning
         # pass) is no difference.

@@ -225,7 +225,13 @@ class ProfileReader:
         if len(close) == 1:
             return self._match(scores, card)
         ink, unknown = seen.ink()[2:]
-        candidates = [Candidate(self.profile.fine[c], self._colours[c]) for c in close]
+        # Where the pass's light glared, a court picture's broad print was learned fainter,
+        # with no paper round it to scale it back by as a pip has (vision.pairwise): two
+        # court cards learned opposite ways up differ there by the light
+        # (vision.learn.learning_glare).
+        glare = self.profile.glare if _COURT[card] else None
+        candidates = [Candidate(self.profile.fine[c], self._colours[c],
+                                None if glare is None else glare[c]) for c in close]
         winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
                                  candidates, court=_COURT[card])
         # Court cards' pictures differ all over, not only in their pips: there the ink may

@@ -33,7 +33,7 @@ FINE_FLOOR = 0.15
 #: The header's format name and version: a file of another version is refused, and the deck
 #: learned again.
 FORMAT = "faro-shoe deck profile"
-VERSION = 4
+VERSION = 5
 
 #: Turns similarities into probabilities (fitted by tools/calibrate_profile.py on dev decks,
 #: then made a quarter more cautious).
@@ -101,6 +101,10 @@ class DeckProfile:
     #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
     #: that reader may veto (or back up) the profile's answer.
     index_check: bool = False
+    #: 52 x h x w: where the pass's glare lay on each card's broad print (1, else 0; on the
+    #: fine maps' grid, vision.learn.learning_glare): a court picture there is known less
+    #: well.
+    glare: np.ndarray | None = None
 
     @property
     def missing(self) -> list[Card]:
@@ -126,6 +130,8 @@ class DeckProfile:
             learned=self.learned.astype(bool),
             ink=to_fraction(self.ink),
             fine=to_fraction(self.fine, FINE_LEVELS),
+            glare=(np.zeros((52, *FINE), np.uint8) if self.glare is None
+                   else (self.glare > 0.5).astype(np.uint8)),
         )
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as f:
@@ -150,6 +156,7 @@ class DeckProfile:
                 learned = data["learned"].astype(bool)
                 ink = from_fraction(data["ink"])
                 fine = from_fraction(data["fine"], FINE_LEVELS)
+                glare = from_fraction(data["glare"], 1)
         except ProfileError:
             raise
         except FileNotFoundError:
@@ -159,7 +166,8 @@ class DeckProfile:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
         shapes = ((52, WHOLE[1], WHOLE[0], 3), (52, 2, CORNER[1], CORNER[0], 3))
         if ((whole.shape, corner.shape) != shapes or learned.shape != (52,)
-                or ink.shape != shapes[0][:3] or fine.shape != (52, *FINE)):
+                or ink.shape != shapes[0][:3] or fine.shape != (52, *FINE)
+                or glare.shape != (52, *FINE)):
             raise ProfileError(f"{path}: corrupt deck profile (wrong array shapes)")
         if not np.isfinite(whole).all() or not np.isfinite(corner).all():
             raise ProfileError(f"{path}: corrupt deck profile (not finite)")
@@ -174,4 +182,4 @@ class DeckProfile:
         except (TypeError, ValueError) as exc:
             raise ProfileError(f"{path}: corrupt deck profile ({exc})") from None
         return cls(str(header.get("name", "")), quad, whole, corner, learned, ink, fine,
-                   temperature, index_check)
+                   temperature, index_check, glare)

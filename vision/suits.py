@@ -76,17 +76,20 @@ _COURT_CORNER = (0.3, 0.25)
 @dataclass(frozen=True, slots=True)
 class Aligned:
     """A learned fine ink map over the view's upright one: ``ink`` where it lies over the
-    view (softened by _SOFTEN), ``cover`` where it covers the view at all."""
+    view (softened by _SOFTEN), ``cover`` where it covers the view at all, ``hidden`` where
+    glare lay on it while it was learned (unknown, as the view's glare is)."""
 
     ink: np.ndarray
     cover: np.ndarray
+    hidden: np.ndarray | float = 0.0
 
 
-def align(view: np.ndarray, learned: np.ndarray) -> Aligned:
+def align(view: np.ndarray, learned: np.ndarray, glare: np.ndarray | None = None) -> Aligned:
     """A learned fine ink map (its middle, _SEARCH cut off) where and whichever way up it
     best matches the view's. Each candidate finds its own way up: a card with one pip in
     the middle looks alike both ways on the whole face, and the way up matters to a pip's
-    shape (a heart turned half round is nearly a spade without its stem)."""
+    shape (a heart turned half round is nearly a spade without its stem). The learning
+    pass's ``glare`` goes with it."""
     h, w = learned.shape
     b = _SEARCH
     middle = np.ascontiguousarray(learned[b:h - b, b:w - b])
@@ -100,11 +103,14 @@ def align(view: np.ndarray, learned: np.ndarray) -> Aligned:
     _, x, y, turned = best
     ink = np.zeros((h, w), np.float32)
     cover = np.zeros((h, w), np.float32)
+    hidden = np.zeros((h, w), np.float32)
     ink[y:y + h - 2 * b, x:x + w - 2 * b] = middle
     cover[y:y + h - 2 * b, x:x + w - 2 * b] = 1.0
+    if glare is not None:
+        hidden[y:y + h - 2 * b, x:x + w - 2 * b] = glare[b:h - b, b:w - b]
     if turned:
-        ink, cover = ink[::-1, ::-1], cover[::-1, ::-1]
-    return Aligned(cv2.GaussianBlur(ink, (0, 0), _SOFTEN), cover)
+        ink, cover, hidden = ink[::-1, ::-1], cover[::-1, ::-1], hidden[::-1, ::-1]
+    return Aligned(cv2.GaussianBlur(ink, (0, 0), _SOFTEN), cover, hidden)
 
 
 def corners_only(shape: tuple[int, ...]) -> np.ndarray:
@@ -125,7 +131,7 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
     both = a.cover * b.cover * (1.0 if region is None else region)
-    seen = both * (unknown < 0.5)
+    seen = both * (np.maximum(unknown, np.maximum(a.hidden, b.hidden)) < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
     total = float(place.sum())
@@ -144,11 +150,13 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A card of the rank in view: its learned fine ink map, and its ink's colour
-    (vision.pairwise.ink_colour)."""
+    """A card of the rank in view: its learned fine ink map, its ink's colour
+    (vision.pairwise.ink_colour), and where glare lay on it while it was learned, if that
+    is to count (vision.learn.learning_glare)."""
 
     fine: np.ndarray
     colour: np.ndarray
+    glare: np.ndarray | None = None
 
 
 def colour_verdict(view: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -173,7 +181,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     may not decide.
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
     over the whole card only where the corners decide nothing."""
-    placed = [align(view, c.fine) for c in candidates]
+    placed = [align(view, c.fine, c.glare) for c in candidates]
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 

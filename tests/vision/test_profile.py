@@ -12,8 +12,8 @@ from pytest_mock import MockerFixture
 
 from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.corpus import render_card
-from vision.descriptors import CORNER, describe
-from vision.learn import DarkDeckError, OrderError, learn_profile
+from vision.descriptors import CORNER, FINE, describe
+from vision.learn import DarkDeckError, OrderError, learn_profile, learning_glare
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
@@ -68,6 +68,8 @@ def test_profile_round_trips_through_its_file(pip_only_profile: DeckProfile,
     assert np.allclose(loaded.whole, pip_only_profile.whole, atol=1 / 127)
     assert np.allclose(loaded.fine, pip_only_profile.fine, atol=1e-6)
     assert np.array_equal(loaded.learned, pip_only_profile.learned)
+    assert loaded.glare is not None and pip_only_profile.glare is not None
+    assert np.array_equal(loaded.glare, pip_only_profile.glare)
     # Small: about 6 KB a card (most of it the two corners and the fine ink map).
     assert path.stat().st_size < 350_000
 
@@ -134,6 +136,28 @@ def test_a_profile_from_another_version_is_refused(pip_only_profile: DeckProfile
     assert zipfile.is_zipfile(path)
     with pytest.raises(ProfileError, match="version"):
         DeckProfile.load(path)
+
+
+def test_the_learning_glare_is_a_spot_above_the_lights_slope_on_broad_print() -> None:
+    """Light falling off across the window is no glare; a spot brighter than that is. It
+    counts on the cards whose broad print it lay on (a picture: print on paper is scaled
+    back from the paper round it)."""
+    h, w = FINE
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    slope = 150.0 + 60.0 * ys / h  # a quarter brighter at the foot
+    spot = 45.0 * np.exp(-((xs - 0.4 * w) ** 2 + (ys - 0.35 * h) ** 2) / (2 * 6.0 ** 2))
+    rng = np.random.default_rng(3)
+    lights = [slope + spot + rng.normal(0, 2, (h, w)) for _ in range(40)]
+    for picture in lights[:8]:  # court cards: a broad picture's print, no paper there
+        picture[h // 4: 3 * h // 4, w // 4: 3 * w // 4] *= 0.4
+    glare = learning_glare(lights)
+    assert glare.shape == (40, *FINE)
+    spot_at = round(0.35 * h), round(0.4 * w)
+    assert (glare[:8, spot_at[0], spot_at[1]] == 1.0).all()
+    assert not glare[8:].any()  # pips on paper
+    assert not glare[:, h - 5, :].any()  # the bright foot
+    assert glare[:8].mean() < 0.1
+    assert not learning_glare([slope + rng.normal(0, 2, (h, w)) for _ in range(40)]).any()
 
 
 def test_a_card_twice_in_the_order_is_refused() -> None:

@@ -128,6 +128,35 @@ def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading()
     assert suit_tournament(view, unknown, colour, candidates, court=True) == 0
 
 
+def _wigged(stripes: bool) -> np.ndarray:
+    """A court card's fine ink map with no suit in its corners: a broad picture, with or
+    without stripes across the top of it (one figure, two suits)."""
+    ink = np.zeros(FINE, np.float32)
+    h, w = FINE
+    cv2.ellipse(ink, (w // 2, h // 2), (w // 4, h // 3), 0, 0, 360, 1.0, 2)
+    if stripes:
+        for y in range(h // 4, h // 2, 5):
+            cv2.line(ink, (w // 3, y), (2 * w // 3, y), 1.0, 2)
+    return ink
+
+
+def test_a_court_picture_under_the_learning_glare_decides_no_suit() -> None:
+    """Where glare lay on the learning pass, a court picture's print was learned fainter:
+    two court cards that differ only there are not told apart by it."""
+    striped, plain = _wigged(True), _wigged(False)
+    colour = np.zeros(3, np.float32)
+    unknown = np.zeros(FINE, np.float32)
+    glare = np.zeros(FINE, np.float32)
+    h, w = FINE
+    glare[h // 5: h // 2 + 3, w // 4: 3 * w // 4] = 1.0
+    learned = [Candidate(striped, colour), Candidate(plain, colour)]
+    assert suit_tournament(striped, unknown, colour, learned, court=True) == 0
+    assert suit_tournament(plain, unknown, colour, learned, court=True) == 1
+    under_glare = [Candidate(striped, colour, glare), Candidate(plain, colour, glare)]
+    assert suit_tournament(striped, unknown, colour, under_glare, court=True) is None
+    assert suit_tournament(plain, unknown, colour, under_glare, court=True) is None
+
+
 def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
     """A court card whose suit is printed mid-card differs in its corners by a speck of
     noise only: the corners decide nothing there, whatever that speck says."""
