@@ -81,7 +81,7 @@ class Aligned:
 
     ink: np.ndarray
     cover: np.ndarray
-    hidden: np.ndarray | float = 0.0
+    hidden: np.ndarray
 
 
 def align(view: np.ndarray, learned: np.ndarray, glare: np.ndarray | None = None) -> Aligned:
