@@ -147,7 +147,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     for card in FULL_DECK:
         if not learned[index[card]] and not any(p.card == card for p in problems):
             problems.append(LearnProblem(card, "not in the pass"))
-    glare = np.zeros((52, *FINE), np.float32)
+    glare = np.zeros((52, *FINE), np.uint8)
     glare[lit] = learning_glare(lights)
     profile = DeckProfile(name, window, whole, corner, learned, ink, fine,
                           index_check=_indices_read_right(located), glare=glare)
@@ -186,8 +186,7 @@ def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
         fit = near
     glare = (light - (basis @ coef).reshape(h, w)) > _GLARE_LIFT * typical
     broad = each < _BROAD_PRINT * light
-    return np.stack([cv2.dilate((glare & b).astype(np.uint8), _GLARE_RIM)
-                     for b in broad]).astype(np.float32)
+    return np.stack([cv2.dilate((glare & b).astype(np.uint8), _GLARE_RIM) for b in broad])
 
 
 def _is_dark(card: np.ndarray) -> bool:

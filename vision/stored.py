@@ -101,9 +101,9 @@ class DeckProfile:
     #: The deck's corner indices read right by the zero-shot reader on the whole pass, so
     #: that reader may veto (or back up) the profile's answer.
     index_check: bool = False
-    #: 52 x h x w: where the pass's glare lay on each card's broad print (1, else 0; on the
-    #: fine maps' grid, vision.learn.learning_glare): a court picture there is known less
-    #: well.
+    #: 52 x h x w uint8: where the pass's glare lay on each card's broad print (1, else 0;
+    #: on the fine maps' grid, vision.learn.learning_glare): a court picture there is known
+    #: less well.
     glare: np.ndarray | None = None
 
     @property
@@ -131,7 +131,7 @@ class DeckProfile:
             ink=to_fraction(self.ink),
             fine=to_fraction(self.fine, FINE_LEVELS),
             glare=(np.zeros((52, *FINE), np.uint8) if self.glare is None
-                   else (self.glare > 0.5).astype(np.uint8)),
+                   else (self.glare > 0).astype(np.uint8)),
         )
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as f:
@@ -156,7 +156,7 @@ class DeckProfile:
                 learned = data["learned"].astype(bool)
                 ink = from_fraction(data["ink"])
                 fine = from_fraction(data["fine"], FINE_LEVELS)
-                glare = from_fraction(data["glare"], 1)
+                glare = to_fraction(from_fraction(data["glare"], 1), 1)
         except ProfileError:
             raise
         except FileNotFoundError:

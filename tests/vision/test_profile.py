@@ -153,7 +153,7 @@ def test_the_learning_glare_is_a_spot_above_the_lights_slope_on_broad_print() ->
     glare = learning_glare(lights)
     assert glare.shape == (40, *FINE)
     spot_at = round(0.35 * h), round(0.4 * w)
-    assert (glare[:8, spot_at[0], spot_at[1]] == 1.0).all()
+    assert (glare[:8, spot_at[0], spot_at[1]] == 1).all()
     assert not glare[8:].any()  # pips on paper
     assert not glare[:, h - 5, :].any()  # the bright foot
     assert glare[:8].mean() < 0.1
