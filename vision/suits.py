@@ -23,8 +23,9 @@ import numpy as np
 
 from vision.pairwise import colour_distance
 
-__all__ = ["COLOURS_APART", "COLOUR_EVIDENCE", "SHAPE_EVIDENCE", "Aligned", "Candidate",
-           "align", "colour_verdict", "corners_only", "shape_verdict", "suit_tournament"]
+__all__ = ["COLOURS_APART", "COLOUR_EVIDENCE", "SEEN_ENOUGH", "SHAPE_EVIDENCE", "Aligned",
+           "Candidate", "align", "colour_verdict", "corners_only", "shape_verdict",
+           "suit_tournament"]
 
 #: Candidates whose inks are COLOURS_APART or more apart (vision.pairwise.colour_distance)
 #: are told apart by the ink's colour, the view at least COLOUR_EVIDENCE nearer one; others
@@ -59,7 +60,7 @@ _SOFTEN = 1.0
 #: The share of the candidates' difference that must be seen for the shapes to decide, and
 #: the share of their ink the view must show for its colour to decide (ink clipped white by
 #: glare has no colour: a red ace under glare must not pass for a black one).
-_SEEN_ENOUGH = 0.5
+SEEN_ENOUGH = 0.5
 #: Ink this dark counts for its colour (as vision.pairwise.ink_colour).
 _INKED = 0.4
 _NEAR = np.ones((3, 3), np.uint8)
@@ -190,7 +191,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         apart = colour_distance(a.colour, b.colour)
         leaning = colour_verdict(colour, a.colour, b.colour)
         if apart >= colours_apart:
-            if inked >= _SEEN_ENOUGH * min(dark[i], dark[j]) and leaning >= colour_evidence:
+            if inked >= SEEN_ENOUGH * min(dark[i], dark[j]) and leaning >= colour_evidence:
                 return True
             # The colour undecided (ink faint in warm light, or half under glare): a number
             # card's pips may still decide, where the colour leans their way too, unless the
@@ -202,7 +203,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # (a blue ace of spades half under glare fitted the green club's shape).
             return False
         score, visible = shape_verdict(view, unknown, placed[i], placed[j], region)
-        return score >= evidence and visible >= _SEEN_ENOUGH
+        return score >= evidence and visible >= SEEN_ENOUGH
 
     n = len(candidates)
     for region in ([corners_only(view.shape)] if court else []) + [None]:
