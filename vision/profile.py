@@ -202,8 +202,11 @@ class ProfileReader:
 
     def _aligned(self, fine: np.ndarray, card: int) -> Aligned:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
-        glare = None if self.profile.glare is None else self.profile.glare[card]
-        return align(fine, self.profile.fine[card], glare)
+        return align(fine, self.profile.fine[card], self._glare_on(card))
+
+    def _glare_on(self, card: int) -> np.ndarray | None:
+        """Where the learning pass's glare lay on learned card ``card``'s broad print."""
+        return None if self.profile.glare is None else self.profile.glare[card]
 
     def _decide(self, seen: _Seen) -> Reading:
         """The best match, unless close rivals exist: then the pairwise check decides
@@ -270,9 +273,8 @@ class ProfileReader:
         # with no paper round it to scale it back by as a pip has (vision.pairwise): two
         # court cards learned opposite ways up differ there by the light
         # (vision.learn.learning_glare).
-        glare = self.profile.glare if _COURT[card] else None
         candidates = [Candidate(self.profile.fine[c], self._colours[c],
-                                None if glare is None else glare[c]) for c in close]
+                                self._glare_on(c) if _COURT[card] else None) for c in close]
         winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
                                  candidates, court=_COURT[card])
         # Court cards' pictures differ all over, not only in their pips: there the ink may
