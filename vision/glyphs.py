@@ -290,6 +290,12 @@ class BlackSuitEvidence:
         return (self.shaped > 0 and abs(self.total) >= GLYPHS_CONFIRM
                 and self.dissent < GLYPHS_CONFIRM / 2)
 
+    @property
+    def corners_agree(self) -> bool:
+        """Whether both corners' glyphs are shaped as a black suit and no witness (a
+        corner, or the pips) leans against the suit their total leans to."""
+        return self.shaped - self.pips_shaped >= 2 and self.dissent == 0.0 and self.total != 0
+
 
 def black_suit_evidence(card: np.ndarray, net: GlyphNet, rank: Rank | None = None,
                         indices: Sequence[IndexBlobs | None] | None = None
@@ -328,10 +334,12 @@ def black_suit_evidence(card: np.ndarray, net: GlyphNet, rank: Rank | None = Non
 
 
 def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,
-                      evidence: BlackSuitEvidence) -> np.ndarray:
+                      evidence: BlackSuitEvidence, seconding: bool = False) -> np.ndarray:
     """Suit probabilities with spades against clubs weighed by the glyphs' log-odds (Bayes'
     rule), where the ink is black (BLACK_SHARE) and the glyphs say a suit
-    (:attr:`BlackSuitEvidence.says`); else unchanged.
+    (:attr:`BlackSuitEvidence.says`), or with ``seconding`` only lean to the suit the
+    network leans to, as both corners do (:attr:`BlackSuitEvidence.corners_agree`); else
+    unchanged.
 
     The index network reads the whole corner, so a rank's typeface or an index laid out
     unlike any it learned from can sway its suit; the glyph cut out alone is the witness
@@ -340,9 +348,10 @@ def weigh_black_suits(suit_p: np.ndarray, spades: int, clubs: int,
     glyphs or more: one glyph alone against it leaves the two suits even.
     """
     black = float(suit_p[spades] + suit_p[clubs])
-    if not evidence.says or black < BLACK_SHARE:
-        return suit_p
     network = math.log(max(float(suit_p[clubs]), 1e-12) / max(float(suit_p[spades]), 1e-12))
+    seconds = seconding and evidence.corners_agree and evidence.total * network > 0
+    if not (evidence.says or seconds) or black < BLACK_SHARE:
+        return suit_p
     weighed_odds = network + evidence.total
     if evidence.shaped < 2 and weighed_odds * network < 0:
         # One glyph may be cut out wrong: a kde-penguins QS under a thumb showed only its

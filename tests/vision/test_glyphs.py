@@ -29,6 +29,7 @@ from vision.indexnet import SUIT_CLASSES
 from vision.indices import find_index, find_indices, index_corners, speckled
 from vision.locate import locate
 from vision.quad import CARD_H, CARD_W, straighten
+from vision.reader import CornerReader
 from vision.reading import ModelError
 from vision.simulator import SceneParams
 from vision.stills import render_frame
@@ -280,6 +281,36 @@ def test_one_glyph_alone_against_the_network_leaves_the_suits_even() -> None:
     assert weigh_black_suits(sure_club, _SPADES, _CLUBS, one)[_CLUBS] > 0.999
     two = BlackSuitEvidence(corners=8.0, pips=0.0, shaped=2)
     assert weigh_black_suits(sure_spade, _SPADES, _CLUBS, two)[_CLUBS] > 0.9
+
+
+def test_glyphs_that_only_lean_second_the_network_where_both_corners_agree_with_it() -> None:
+    both = BlackSuitEvidence(corners=-2.0, pips=0.0, shaped=2)  # a spade, short of saying it
+    leaning = np.array([0.85, 0.0, 0.0, 0.15])
+    assert not both.says and both.corners_agree
+    assert (weigh_black_suits(leaning, _SPADES, _CLUBS, both) == leaning).all()
+    seconded = weigh_black_suits(leaning, _SPADES, _CLUBS, both, seconding=True)
+    assert seconded[_SPADES] > 0.97 and seconded.sum() == pytest.approx(1.0)
+    # Not against the network, nor from one corner, nor with a witness against.
+    for doubt in (replace(both, corners=2.0), replace(both, shaped=1),
+                  replace(both, shaped=3, pips_shaped=2), replace(both, dissent=0.5)):
+        assert (weigh_black_suits(leaning, _SPADES, _CLUBS, doubt, seconding=True)
+                == leaning).all()
+
+
+@pytest.mark.parametrize("code", ["KS", "QS", "JS"])
+def test_a_spade_both_witnesses_only_lean_to_is_read_on_sharp_print(
+        deck_faces: Faces, net: GlyphNet, code: str) -> None:
+    # Plastic draws its spade with a spike atop: under a little noise neither the index
+    # network nor the glyphs were sure of its court cards' spades, and they were held.
+    frame = render_frame(deck_faces("plastic", 350)[Card.parse(code)],
+                         SceneParams(noise_sigma=4.0, jpeg_quality=None),
+                         np.random.default_rng(5))
+    quad = locate(frame)
+    assert quad is not None
+    evidence = black_suit_evidence(straighten(frame, quad), net, Card.parse(code).rank)
+    assert evidence.corners_agree and evidence.total < 0 and not evidence.says
+    reading = CornerReader(glyphs=net).read(frame)
+    assert reading.card == Card.parse(code) and reading.is_sure
 
 
 def test_corners_of_two_cards_leave_the_glyphs_saying_no_suit(
