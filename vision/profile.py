@@ -29,7 +29,14 @@ from vision.descriptors import (
     shifted_views,
 )
 from vision.locate import locate
-from vision.pairwise import Placed, colour_distance, ink_colour, place, tournament
+from vision.pairwise import (
+    Placed,
+    colour_distance,
+    compare,
+    ink_colour,
+    place,
+    tournament,
+)
 from vision.profile_checks import capped, cross_check
 from vision.quad import straighten
 from vision.reader import CornerReader
@@ -42,6 +49,7 @@ from vision.suits import (
     Aligned,
     Candidate,
     align,
+    corners_only,
     shape_verdict,
     suit_tournament,
 )
@@ -200,6 +208,36 @@ class ProfileReader:
                 return True
         return False
 
+    def _fine_ink_confirms(self, seen: _Seen, close: list[int],
+                           ways: list[tuple[Placed, Placed]]) -> bool:
+        """Whether the best match ``close[0]`` beats each close rival of another rank: on
+        the ink map (vision.pairwise.tournament), or where that decides nothing between
+        them, on the fine ink of the corners, where an index is printed (the same check,
+        on vision.pairwise.fine_ink_map's maps, with the learning pass's glare unknown).
+
+        tango_nuevo prints one picture on its two to nine of a suit, their big numerals
+        apart: on the 36 x 50 map a 3 and an 8 lie within a pixel of each other, and its
+        number cards were held (some 55% of hard frames). The fine ink only confirms the
+        best match; print both cards share, a pixel apart, is no difference (the rims of
+        a pip-only deck's suit glyph, learned a pixel apart, named a 5H for an 8H).
+        """
+        ink, unknown, fine, fine_unknown = seen.ink()
+        corners = corners_only(fine.shape)
+        mine = self._aligned(fine, close[0])
+        for j, rival in zip(close[1:], ways[1:], strict=True):
+            coarse = tournament(ink, unknown, [ways[0], rival], _EVIDENCE)
+            if coarse == 0:
+                continue
+            if coarse == 1:
+                return False
+            theirs = self._aligned(fine, j)
+            hidden = np.maximum(fine_unknown, np.maximum(mine.hidden, theirs.hidden))
+            verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * corners),
+                              Placed(theirs.ink, theirs.cover * corners))
+            if verdict.evidence < SHAPE_EVIDENCE or verdict.visible < SEEN_ENOUGH:
+                return False
+        return True
+
     def _aligned(self, fine: np.ndarray, card: int) -> Aligned:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
         return align(fine, self.profile.fine[card], self._glare_on(card))
@@ -241,7 +279,10 @@ class ProfileReader:
             return place(ink, at[0], False, SHIFT), place(ink, at[1], True, SHIFT)
 
         ink, unknown = seen.ink()[:2]
-        winner = tournament(ink, unknown, [both_ways(c) for c in close], _EVIDENCE)
+        ways = [both_ways(c) for c in close]
+        winner = tournament(ink, unknown, ways, _EVIDENCE)
+        if winner is None and self._fine_ink_confirms(seen, close, ways):
+            return self._suit(seen, _beaten_out(s, close, 0), top)
         if winner is None:
             reading = self._match(s)
             return capped(reading, rank=True,
