@@ -212,31 +212,34 @@ class ProfileReader:
                            ways: list[tuple[Placed, Placed]]) -> bool:
         """Whether the best match ``close[0]`` beats each close rival of another rank: on
         the ink map (vision.pairwise.tournament), or where that decides nothing between
-        them, on the fine ink of the corners, where an index is printed (the same check,
-        on vision.pairwise.fine_ink_map's maps, with the learning pass's glare unknown).
+        them, on the fine ink of the corners (:meth:`_corners_prefer`).
 
         tango_nuevo prints one picture on its two to nine of a suit, their big numerals
         apart: on the 36 x 50 map a 3 and an 8 lie within a pixel of each other, and its
         number cards were held (some 55% of hard frames). The fine ink only confirms the
-        best match; print both cards share, a pixel apart, is no difference (the rims of
-        a pip-only deck's suit glyph, learned a pixel apart, named a 5H for an 8H).
+        best match.
         """
-        ink, unknown, fine, fine_unknown = seen.ink()
-        corners = corners_only(fine.shape)
-        mine = self._aligned(fine, close[0])
+        ink, unknown = seen.ink()[:2]
         for j, rival in zip(close[1:], ways[1:], strict=True):
             coarse = tournament(ink, unknown, [ways[0], rival], _EVIDENCE)
-            if coarse == 0:
-                continue
-            if coarse == 1:
-                return False
-            theirs = self._aligned(fine, j)
-            hidden = np.maximum(fine_unknown, np.maximum(mine.hidden, theirs.hidden))
-            verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * corners),
-                              Placed(theirs.ink, theirs.cover * corners))
-            if verdict.evidence < SHAPE_EVIDENCE or verdict.visible < SEEN_ENOUGH:
+            if coarse == 1 or (coarse is None and not self._corners_prefer(seen, close[0], j)):
                 return False
         return True
+
+    def _corners_prefer(self, seen: _Seen, a: int, b: int) -> bool:
+        """Whether the view's fine ink in the card's corners, where an index is printed,
+        prefers learned card ``a`` to ``b``: the pairwise check (vision.pairwise.compare) on
+        the fine maps, by SHAPE_EVIDENCE with SEEN_ENOUGH of the difference seen, the
+        learning pass's glare unknown. Print both share, a pixel apart, is no difference
+        (the rims of a pip-only deck's suit sign, learned a pixel apart, had named a 5H for
+        an 8H by the suits' shape_verdict)."""
+        fine, fine_unknown = seen.ink()[2:]
+        corners = corners_only(fine.shape)
+        mine, theirs = self._aligned(fine, a), self._aligned(fine, b)
+        hidden = np.maximum(fine_unknown, np.maximum(mine.hidden, theirs.hidden))
+        verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * corners),
+                          Placed(theirs.ink, theirs.cover * corners))
+        return verdict.evidence >= SHAPE_EVIDENCE and verdict.visible >= SEEN_ENOUGH
 
     def _aligned(self, fine: np.ndarray, card: int) -> Aligned:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
@@ -283,6 +286,10 @@ class ProfileReader:
         winner = tournament(ink, unknown, ways, _EVIDENCE)
         if winner is None and self._fine_ink_confirms(seen, close, ways):
             return self._suit(seen, _beaten_out(s, close, 0), top)
+        # The ink may overrule the best match, not where the corners' index says it: the ink
+        # map named tango_nuevo's 2D a 9D at 0.93, its big 2 plain in its corner.
+        if winner not in (None, 0) and self._corners_prefer(seen, top, close[winner]):
+            winner = None
         if winner is None:
             reading = self._match(s)
             return capped(reading, rank=True,
