@@ -16,6 +16,7 @@ The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -226,20 +227,32 @@ class ProfileReader:
                 return False
         return True
 
-    def _corners_prefer(self, seen: _Seen, a: int, b: int) -> bool:
-        """Whether the view's fine ink in the card's corners, where an index is printed,
-        prefers learned card ``a`` to ``b``: the pairwise check (vision.pairwise.compare) on
-        the fine maps, by SHAPE_EVIDENCE with SEEN_ENOUGH of the difference seen, the
-        learning pass's glare unknown. Print both share, a pixel apart, is no difference
-        (the rims of a pip-only deck's suit sign, learned a pixel apart, had named a 5H for
-        an 8H by the suits' shape_verdict)."""
+    def _corners_prefer(self, seen: _Seen, a: int, b: int, one: bool = False) -> bool:
+        """Whether the view's fine ink in the card's corners, where an index is printed
+        (``one``: in any one corner), prefers learned card ``a`` to ``b``: the pairwise
+        check (vision.pairwise.compare) on the fine maps, by SHAPE_EVIDENCE with SEEN_ENOUGH
+        of the difference seen, the learning pass's glare unknown. Print both share, a
+        pixel apart, is no difference (the rims of a pip-only deck's suit sign, learned a
+        pixel apart, had named a 5H for an 8H by the suits' shape_verdict)."""
         fine, fine_unknown = seen.ink()[2:]
-        corners = corners_only(fine.shape)
         mine, theirs = self._aligned(fine, a), self._aligned(fine, b)
         hidden = np.maximum(fine_unknown, np.maximum(mine.hidden, theirs.hidden))
-        verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * corners),
-                          Placed(theirs.ink, theirs.cover * corners))
-        return verdict.evidence >= SHAPE_EVIDENCE and verdict.visible >= SEEN_ENOUGH
+        corners = corners_only(fine.shape)
+        regions = [corners]
+        if one:
+            h, w = corners.shape
+            regions = []
+            for rows, cols in itertools.product((slice(0, h // 2), slice(h // 2, h)),
+                                                (slice(0, w // 2), slice(w // 2, w))):
+                region = np.zeros_like(corners)
+                region[rows, cols] = corners[rows, cols]
+                regions.append(region)
+        for region in regions:
+            verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * region),
+                              Placed(theirs.ink, theirs.cover * region))
+            if verdict.evidence >= SHAPE_EVIDENCE and verdict.visible >= SEEN_ENOUGH:
+                return True
+        return False
 
     def _aligned(self, fine: np.ndarray, card: int) -> Aligned:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
@@ -288,7 +301,7 @@ class ProfileReader:
             return self._suit(seen, _beaten_out(s, close, 0), top)
         # The ink may overrule the best match, not where the corners' index says it: the ink
         # map named tango_nuevo's 2D a 9D at 0.93, its big 2 plain in its corner.
-        if winner not in (None, 0) and self._corners_prefer(seen, top, close[winner]):
+        if winner not in (None, 0) and self._corners_prefer(seen, top, close[winner], one=True):
             winner = None
         if winner is None:
             reading = self._match(s)
