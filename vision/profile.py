@@ -16,7 +16,6 @@ The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +50,7 @@ from vision.suits import (
     Candidate,
     align,
     corners_only,
+    each_corner,
     shape_verdict,
     suit_tournament,
 )
@@ -221,32 +221,31 @@ class ProfileReader:
         best match.
         """
         ink, unknown = seen.ink()[:2]
+        best: Aligned | None = None
         for j, rival in zip(close[1:], ways[1:], strict=True):
             coarse = tournament(ink, unknown, [ways[0], rival], _EVIDENCE)
-            if coarse == 1 or (coarse is None and not self._corners_prefer(seen, close[0], j)):
+            if coarse == 0:
+                continue
+            if coarse == 1:
+                return False
+            best = best or self._aligned(seen.ink()[2], close[0])
+            if not self._corners_prefer(seen, best, j):
                 return False
         return True
 
-    def _corners_prefer(self, seen: _Seen, a: int, b: int, one: bool = False) -> bool:
+    def _corners_prefer(self, seen: _Seen, mine: Aligned, other: int,
+                        one: bool = False) -> bool:
         """Whether the view's fine ink in the card's corners, where an index is printed
-        (``one``: in any one corner), prefers learned card ``a`` to ``b``: the pairwise
-        check (vision.pairwise.compare) on the fine maps, by SHAPE_EVIDENCE with SEEN_ENOUGH
-        of the difference seen, the learning pass's glare unknown. Print both share, a
-        pixel apart, is no difference (the rims of a pip-only deck's suit sign, learned a
-        pixel apart, had named a 5H for an 8H by the suits' shape_verdict)."""
+        (``one``: in any one corner), prefers the learned card aligned as ``mine`` to card
+        ``other``: the pairwise check (vision.pairwise.compare) on the fine maps, by
+        SHAPE_EVIDENCE with SEEN_ENOUGH of the difference seen, the learning pass's glare
+        unknown. Print both share, a pixel apart, is no difference (the rims of a pip-only
+        deck's suit sign, learned a pixel apart, had named a 5H for an 8H by the suits'
+        shape_verdict)."""
         fine, fine_unknown = seen.ink()[2:]
-        mine, theirs = self._aligned(fine, a), self._aligned(fine, b)
+        theirs = self._aligned(fine, other)
         hidden = np.maximum(fine_unknown, np.maximum(mine.hidden, theirs.hidden))
-        corners = corners_only(fine.shape)
-        regions = [corners]
-        if one:
-            h, w = corners.shape
-            regions = []
-            for rows, cols in itertools.product((slice(0, h // 2), slice(h // 2, h)),
-                                                (slice(0, w // 2), slice(w // 2, w))):
-                region = np.zeros_like(corners)
-                region[rows, cols] = corners[rows, cols]
-                regions.append(region)
+        regions = each_corner(fine.shape) if one else [corners_only(fine.shape)]
         for region in regions:
             verdict = compare(fine, hidden, Placed(mine.ink, mine.cover * region),
                               Placed(theirs.ink, theirs.cover * region))
@@ -301,7 +300,8 @@ class ProfileReader:
             return self._suit(seen, _beaten_out(s, close, 0), top)
         # The ink may overrule the best match, not where the corners' index says it: the ink
         # map named tango_nuevo's 2D a 9D at 0.93, its big 2 plain in its corner.
-        if winner not in (None, 0) and self._corners_prefer(seen, top, close[winner], one=True):
+        if winner not in (None, 0) and self._corners_prefer(
+                seen, self._aligned(seen.ink()[2], top), close[winner], one=True):
             winner = None
         if winner is None:
             reading = self._match(s)

@@ -24,7 +24,7 @@ import numpy as np
 from vision.pairwise import colour_distance
 
 __all__ = ["COLOURS_APART", "COLOUR_EVIDENCE", "SEEN_ENOUGH", "SHAPE_EVIDENCE", "Aligned",
-           "Candidate", "align", "colour_verdict", "corners_only", "shape_verdict",
+           "Candidate", "align", "colour_verdict", "corners_only", "each_corner", "shape_verdict",
            "suit_tournament"]
 
 #: Candidates whose inks are COLOURS_APART or more apart (vision.pairwise.colour_distance)
@@ -116,12 +116,22 @@ def align(view: np.ndarray, learned: np.ndarray, glare: np.ndarray | None = None
 
 def corners_only(shape: tuple[int, ...]) -> np.ndarray:
     """A mask (1 inside) of a map's four corners, where a court card prints its suit."""
+    mask: np.ndarray = np.sum(each_corner(shape), axis=0)
+    return mask
+
+
+def each_corner(shape: tuple[int, ...]) -> list[np.ndarray]:
+    """A mask (1 inside) of each of a map's four corners, as :func:`corners_only` takes
+    them together."""
     h, w = shape[:2]
     dy, dx = round(_COURT_CORNER[1] * h), round(_COURT_CORNER[0] * w)
-    mask = np.zeros((h, w), np.float32)
+    masks = []
     for rows in (slice(0, dy), slice(h - dy, h)):
-        mask[rows, :dx] = mask[rows, w - dx:] = 1.0
-    return mask
+        for cols in (slice(0, dx), slice(w - dx, w)):
+            mask = np.zeros((h, w), np.float32)
+            mask[rows, cols] = 1.0
+            masks.append(mask)
+    return masks
 
 
 def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
