@@ -37,7 +37,7 @@ from vision.pairwise import (
     place,
     tournament,
 )
-from vision.profile_checks import capped, cross_check
+from vision.profile_checks import capped, cross_check, settles
 from vision.quad import straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
@@ -100,7 +100,8 @@ class ProfileReader:
 
     When the profile says the deck's indices are standard (``index_check``), the zero-shot
     reader reads the corners too: a sure rank or suit that disagrees turns the answer into
-    an abstention, and agreement makes it surer.
+    an abstention, and agreement makes it surer. Where the profile is held between close
+    rivals, a sure reading of one of them stands.
     """
 
     def __init__(self, profile: DeckProfile, corners: CornerReader | None = None) -> None:
@@ -182,7 +183,12 @@ class ProfileReader:
             reading = capped(reading, rank=True, suit=False)
         if self._corners is None or reading.card is None:
             return reading
-        return cross_check(reading, self._corners.read_card(seen.card))
+        corners = self._corners.read_card(seen.card)
+        # A sure index settles a hold between close rivals (atlasnye's 7C, held as its 8C).
+        if settles(reading, corners) and seen.scores[
+                FULL_DECK.index(corners.card)] >= seen.scores.max() - _CLOSE:
+            return corners
+        return cross_check(reading, corners)
 
     def _court_rival_fits_better(self, seen: _Seen, card: Card) -> bool:
         """Whether the fine ink, where court card ``card`` and a close court card of another

@@ -1,11 +1,12 @@
 """Lowering a profile reading's confidence: capping it to an abstention when a check
-contests it, and the zero-shot reader's second opinion on decks whose indices it reads."""
+contests it, and the zero-shot reader's second opinion on decks whose indices it reads
+(which settles a reading the profile holds at even odds)."""
 
 from __future__ import annotations
 
 from vision.reading import Reading
 
-__all__ = ["CAP", "OVERRULES", "capped", "cross_check"]
+__all__ = ["CAP", "OVERRULES", "capped", "cross_check", "settles"]
 
 #: Where a contested reading's confidence is capped: an abstention.
 CAP = 0.5
@@ -40,3 +41,10 @@ def cross_check(profile: Reading, corners: Reading) -> Reading:
     card_conf = combine(profile.confidence, corners.confidence, corners.card == profile.card)
     card_conf = min(card_conf, rank_conf, suit_conf)
     return Reading(profile.card, card_conf, profile.rank, profile.suit, rank_conf, suit_conf)
+
+
+def settles(profile: Reading, corners: Reading) -> bool:
+    """Whether the corners' reading may stand for a profile reading held at even odds (at
+    most CAP): they are sure, of another card. The profile must still count that card among
+    its close rivals (ProfileReader); a card it ruled out is not taken from the corners."""
+    return profile.confidence <= CAP and corners.is_sure and corners.card != profile.card

@@ -17,6 +17,7 @@ from vision.learn import DarkDeckError, OrderError, learn_profile, learning_glar
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
+from vision.profile_checks import capped
 from vision.quad import quad_from_corners, straighten
 from vision.reading import Reading
 from vision.simulator import SceneParams
@@ -201,6 +202,34 @@ def test_numerals_alike_on_the_ink_map_are_told_apart_by_the_fine_ink(
     right, wrong = _learned_and_read("tango_nuevo", numbers, range(40, 42), pip_only)
     assert not wrong, wrong
     assert right >= least_right
+
+
+@pytest.mark.parametrize(("rival", "below", "read"),
+                         [("8C", 0.05, True), ("7S", 0.05, True), ("8C", 0.3, False)])
+def test_a_sure_index_settles_a_profile_held_between_close_rivals(
+        mocker: MockerFixture, rival: str, below: float, read: bool) -> None:
+    """Held between close rivals, the profile names one of them at even odds: atlasnye's 7C
+    was held as an 8C, its best match, against the ink map's 7C, and the index the corners
+    read surely said 7C. That index now settles it. A card the profile put far below its
+    best is not taken from the corners."""
+    frames = learning_pass(DEV_DECK)
+    reader = ProfileReader(learn_profile(zip(FULL_DECK, ([f] for f in frames),
+                                             strict=True)).profile)
+    assert reader.profile.index_check
+    seven, other = Card.parse("7C"), Card.parse(rival)
+    measured = reader._seen
+
+    def leaning(card: np.ndarray) -> object:
+        seen = measured(card)
+        seen.scores[FULL_DECK.index(other)] = seen.scores.max() + below
+        return seen
+
+    held = capped(Reading(other, 0.8, other.rank, other.suit, 0.8, 0.9), rank=True, suit=True)
+    mocker.patch.object(reader, "_seen", side_effect=leaning)
+    mocker.patch.object(reader, "_decide", return_value=held)
+    frame = stills(DEV_DECK, [seven], seed=31, same_rig_as=5)[0]
+    reading = reader.read(frame)
+    assert (reading.card, reading.is_sure) == ((seven, True) if read else (other, False))
 
 
 def test_a_card_twice_in_the_order_is_refused() -> None:
