@@ -22,7 +22,7 @@ from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink, describe_light, unit
 from vision.locate import locate
 from vision.profile_checks import OVERRULES
-from vision.quad import CardQuad, quad_from_corners, straighten
+from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten, trimmed
 from vision.reader import CornerReader, ModelError
 from vision.stored import DeckProfile, stored_fine, stored_ink
 
@@ -42,6 +42,13 @@ _DARK_FACE = 0.5
 _GLARE_LIFT = 0.08
 _BROAD_PRINT = 0.8
 _GLARE_RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+#: A band of the box along a side of the window this deep or more (a share of the side) is
+#: trimmed off (_on_the_paper): the lips' shadow along a card's edge is shallower. Looked
+#: for within _BAND_REACH of each side: the box beyond a dark gap (under _GAP of the
+#: paper's level), nowhere as light as paper (_NOT_PAPER).
+_BOX_BAND = 0.03
+_BAND_REACH = 0.12
+_GAP, _NOT_PAPER = 0.35, 0.85
 
 
 class OrderError(FaroError, ValueError):
@@ -97,7 +104,41 @@ def learn_profile(
         if on_card is not None:
             on_card()
     window = quad_from_corners(np.median(np.stack(quads), axis=0)) if quads else None
+    if window is not None:
+        window = _on_the_paper(window, [f for _, found, _ in located for f in found])
     return _build(located, window, name)
+
+
+def _on_the_paper(window: CardQuad, frames: list[np.ndarray]) -> CardQuad:
+    """The window with a band of the box trimmed off any side where most of the pass's
+    cards show one (:func:`_box_band`) _BOX_BAND deep or more.
+
+    The locator may take the box's edge for the card's on every frame of a session alike:
+    lattmann's pass at one seed was located 23 px above the card's top, on the box's wood
+    under a reflection. The band then lies at the top of a card either way up, and a card
+    seen the other way up from its learning lay off its learned card turned round: its
+    pip-only 7S was read as 8S and AH as AS at 1.000."""
+    sides = np.median([_box_bands(straighten(f, window)) for f in frames], axis=0)
+    lengths = np.array([CARD_H, CARD_W, CARD_H, CARD_W])
+    cut = np.where(sides >= _BOX_BAND * lengths, sides, 0)
+    return trimmed(window, *cut) if cut.any() else window
+
+
+def _box_bands(card: np.ndarray) -> list[int]:
+    """How deep a band of the box runs along each side (top, right, bottom, left) of a
+    straightened card, in pixels: up to the innermost row (or column) within _BAND_REACH
+    of the side that is a dark gap across the card (under _GAP of the paper's level), where
+    no row outside it is as light as paper. A printed frame line has paper outside it."""
+    light = card.max(axis=2).astype(np.float32)
+    paper = float(np.percentile(light, 90))
+    rows, columns = light.mean(axis=1), light.mean(axis=0)
+    bands = []
+    for line in (rows, columns[::-1], rows[::-1], columns):
+        reach = line[:round(_BAND_REACH * len(line))]
+        gaps = np.flatnonzero(reach < _GAP * paper)
+        edge = int(gaps[-1]) + 1 if gaps.size else 0
+        bands.append(edge if (line[:edge] < _NOT_PAPER * paper).all() else 0)
+    return bands
 
 
 def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],

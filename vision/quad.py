@@ -131,6 +131,16 @@ def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
     )
 
 
+def trimmed(quad: CardQuad, top: float, right: float, bottom: float, left: float) -> CardQuad:
+    """The outline with so many pixels of its straightened card (CARD_H x CARD_W) cut off
+    each side, in frame pixels."""
+    card = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
+    back = cv2.getPerspectiveTransform(card, quad.array())
+    kept = np.array([[left, top], [CARD_W - right, top], [CARD_W - right, CARD_H - bottom],
+                     [left, CARD_H - bottom]], dtype=np.float32)
+    return quad_from_corners(cv2.perspectiveTransform(kept[None], back)[0])
+
+
 def corners(card: np.ndarray, width: float, height: float) -> tuple[np.ndarray, np.ndarray]:
     """The top-left corner of a straightened card and its bottom-right one turned half round,
     each ``width`` x ``height`` (shares of the card): both show an index the right way up,
