@@ -111,7 +111,7 @@ def learn_profile(
 
 def _on_the_paper(window: CardQuad, frames: list[np.ndarray]) -> CardQuad:
     """The window with a band of the box trimmed off any side where most of the pass's
-    cards show one (:func:`_box_band`) _BOX_BAND deep or more.
+    cards show one (:func:`_box_bands`) _BOX_BAND deep or more.
 
     The locator may take the box's edge for the card's on every frame of a session alike:
     lattmann's pass at one seed was located 23 px above the card's top, on the box's wood

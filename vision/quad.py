@@ -122,10 +122,13 @@ def plausible(quad: CardQuad, frame_height: int, square: bool = True) -> bool:
     return not square or quad.shear_deg <= _MAX_SHEAR_DEG
 
 
+#: A straightened card's corners, in the order of CardQuad's.
+_STRAIGHT = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
+
+
 def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
     """The card warped to CARD_H x CARD_W, top-left corner at the origin."""
-    dst = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(quad.array(), dst)
+    matrix = cv2.getPerspectiveTransform(quad.array(), _STRAIGHT)
     return cv2.warpPerspective(
         frame, matrix, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
@@ -134,8 +137,7 @@ def straighten(frame: np.ndarray, quad: CardQuad) -> np.ndarray:
 def trimmed(quad: CardQuad, top: float, right: float, bottom: float, left: float) -> CardQuad:
     """The outline with so many pixels of its straightened card (CARD_H x CARD_W) cut off
     each side, in frame pixels."""
-    card = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], dtype=np.float32)
-    back = cv2.getPerspectiveTransform(card, quad.array())
+    back = cv2.getPerspectiveTransform(_STRAIGHT, quad.array())
     kept = np.array([[left, top], [CARD_W - right, top], [CARD_W - right, CARD_H - bottom],
                      [left, CARD_H - bottom]], dtype=np.float32)
     return quad_from_corners(cv2.perspectiveTransform(kept[None], back)[0])
