@@ -52,6 +52,7 @@ from vision.suits import (
     corners_only,
     each_corner,
     shape_verdict,
+    solid,
     suit_tournament,
 )
 
@@ -115,6 +116,8 @@ class ProfileReader:
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
+        # Each card's fine ink with its pips' hollows filled, for the suit check.
+        self._solid = [solid(fine) for fine in profile.fine]
         # Each card's ink colour, to tell a rank's red suits from its black ones.
         self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
                                                           strict=True)]
@@ -341,7 +344,8 @@ class ProfileReader:
         # court cards learned opposite ways up differ there by the light
         # (vision.learn.learning_glare).
         candidates = [Candidate(self.profile.fine[c], self._colours[c],
-                                self._glare_on(c) if _COURT[card] else None) for c in close]
+                                self._glare_on(c) if _COURT[card] else None, self._solid[c])
+                      for c in close]
         winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
                                  candidates, court=_COURT[card])
         # Court cards' pictures differ all over, not only in their pips: there the ink may

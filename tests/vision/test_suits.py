@@ -3,20 +3,24 @@ colour (vision.suits), and the profile reader that uses them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
 
 from shoe.cards import FULL_DECK, Card, Rank
+from vision.corpus import on_white
 from vision.descriptors import FINE, describe, describe_ink
 from vision.learn import learn_profile
-from vision.pairwise import colour_distance, ink_colour
+from vision.pairwise import colour_distance, fine_ink_map, ink_colour
 from vision.profile import ProfileReader
 from vision.quad import straighten
 from vision.stored import DeckProfile
-from vision.suits import Candidate, colour_verdict, suit_tournament
+from vision.suits import Candidate, colour_verdict, solid, suit_tournament
 
-from learning_pass import DEV_DECK, learning_pass, stills
+from learning_pass import DEV_DECK, faces, learning_pass, stills
+from straightened import flat_card
 
 ACES = [Card.parse(c) for c in ("AS", "AH", "AD", "AC")]
 THREES = [Card.parse(c) for c in ("3S", "3H", "3D", "3C")]
@@ -114,6 +118,59 @@ def _court_map(club: bool, shading: float) -> np.ndarray:
         else:
             cv2.fillConvexPoly(ink, np.array([(x, y - 6), (x - 5, y + 3), (x + 5, y + 3)]), 1.0)
     return ink
+
+
+def test_a_pip_as_wide_as_the_papers_closing_is_filled_and_a_counter_is_not(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    """tango_nuevo's diamond is as wide as the closing that finds the paper: sharp, its ink
+    map is a ring, and solid() fills it. The 8's counters beside it, and a standard deck's
+    pips and the counters of its indices, are left as they are."""
+    tango = deck_faces("tango_nuevo", 240)
+    ink = fine_ink_map(flat_card(tango, "8D")[4:-4, 6:-6])[0]
+    filled = solid(ink)
+    changed = filled > ink + 0.05
+    ys, xs = np.nonzero(changed)
+    y, x = round(ys.mean()), round(xs.mean())
+    assert ink[y, x] < 0.3 <= 0.5 <= filled[y, x]
+    assert xs.min() > ink.shape[1] // 2 and ys.max() < ink.shape[0] // 4  # the diamond
+    for code in ("8S", "10D", "AS", "6H"):
+        ink = fine_ink_map(flat_card(deck_faces("anglo", 240), code)[4:-4, 6:-6])[0]
+        assert (solid(ink) == ink).all(), code
+
+
+def test_a_diamond_learned_as_a_ring_is_told_from_a_heart_seen_blurred(
+        deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
+    """tango_nuevo's QD learned sharp (its diamond a ring) and its QH learned blurred: a QD
+    in view, as blurred, is picked. Compared as the maps were, the ring's hollow middle
+    left the two undecided."""
+    tango = deck_faces("tango_nuevo", 240)
+
+    def fine(code: str, blur: float) -> tuple[np.ndarray, np.ndarray]:
+        card = flat_card(tango, code)
+        return fine_ink_map((cv2.GaussianBlur(card, (0, 0), blur) if blur else card)[4:-4, 6:-6])
+
+    red = np.array([0.6, 0.3, 0.1], np.float32)
+    learned = [Candidate(fine("QD", 0.0)[0], red), Candidate(fine("QH", 1.5)[0], red)]
+    view, unknown = fine("QD", 1.5)
+    assert suit_tournament(view, unknown, red, learned, court=True) == 0
+
+
+@pytest.mark.parametrize("rival", ["QH", "QD"])
+def test_a_framed_court_picture_filled_decides_no_suit(rival: str) -> None:
+    """dondorf's pip-only court cards print no suit in their corners, and their picture
+    stands in a frame line: filled, its pieces there differ between two frames. A QC learned
+    blurred and seen sharper is told from a queen learned sharp by its whole picture, not
+    by its corners filled (which named the rival)."""
+    dondorf = {c: on_white(f) for c, f in faces("dondorf", pip_only=True).items()}
+
+    def fine(code: str, blur: float) -> tuple[np.ndarray, np.ndarray]:
+        card = flat_card(dondorf, code)
+        return fine_ink_map((cv2.GaussianBlur(card, (0, 0), blur) if blur else card)[4:-4, 6:-6])
+
+    grey = np.array([0.4, 0.33, 0.27], np.float32)
+    learned = [Candidate(fine("QC", 1.2)[0], grey), Candidate(fine(rival, 0.0)[0], grey)]
+    view, unknown = fine("QC", 0.5)
+    assert suit_tournament(view, unknown, grey, learned, court=True) == 0
 
 
 def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading() -> None:
