@@ -120,13 +120,20 @@ def _court_map(club: bool, shading: float) -> np.ndarray:
     return ink
 
 
+def _fine(deck: dict[Card, np.ndarray], code: str, blur: float
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The fine (ink, unknown) maps of a clean face, straightened and blurred ``blur`` px."""
+    card = flat_card(deck, code)
+    return fine_ink_map((cv2.GaussianBlur(card, (0, 0), blur) if blur else card)[4:-4, 6:-6])
+
+
 def test_a_pip_as_wide_as_the_papers_closing_is_filled_and_a_counter_is_not(
         deck_faces: Callable[..., dict[Card, np.ndarray]]) -> None:
     """tango_nuevo's diamond is as wide as the closing that finds the paper: sharp, its ink
     map is a ring, and solid() fills it. The 8's counters beside it, and a standard deck's
     pips and the counters of its indices, are left as they are."""
     tango = deck_faces("tango_nuevo", 240)
-    ink = fine_ink_map(flat_card(tango, "8D")[4:-4, 6:-6])[0]
+    ink = _fine(tango, "8D", 0.0)[0]
     filled = solid(ink)
     changed = filled > ink + 0.05
     ys, xs = np.nonzero(changed)
@@ -134,7 +141,7 @@ def test_a_pip_as_wide_as_the_papers_closing_is_filled_and_a_counter_is_not(
     assert ink[y, x] < 0.3 <= 0.5 <= filled[y, x]
     assert xs.min() > ink.shape[1] // 2 and ys.max() < ink.shape[0] // 4  # the diamond
     for code in ("8S", "10D", "AS", "6H"):
-        ink = fine_ink_map(flat_card(deck_faces("anglo", 240), code)[4:-4, 6:-6])[0]
+        ink = _fine(deck_faces("anglo", 240), code, 0.0)[0]
         assert (solid(ink) == ink).all(), code
 
 
@@ -144,14 +151,10 @@ def test_a_diamond_learned_as_a_ring_is_told_from_a_heart_seen_blurred(
     in view, as blurred, is picked. Compared as the maps were, the ring's hollow middle
     left the two undecided."""
     tango = deck_faces("tango_nuevo", 240)
-
-    def fine(code: str, blur: float) -> tuple[np.ndarray, np.ndarray]:
-        card = flat_card(tango, code)
-        return fine_ink_map((cv2.GaussianBlur(card, (0, 0), blur) if blur else card)[4:-4, 6:-6])
-
     red = np.array([0.6, 0.3, 0.1], np.float32)
-    learned = [Candidate(fine("QD", 0.0)[0], red), Candidate(fine("QH", 1.5)[0], red)]
-    view, unknown = fine("QD", 1.5)
+    learned = [Candidate(_fine(tango, "QD", 0.0)[0], red),
+               Candidate(_fine(tango, "QH", 1.5)[0], red)]
+    view, unknown = _fine(tango, "QD", 1.5)
     assert suit_tournament(view, unknown, red, learned, court=True) == 0
 
 
@@ -162,14 +165,10 @@ def test_a_framed_court_picture_filled_decides_no_suit(rival: str) -> None:
     blurred and seen sharper is told from a queen learned sharp by its whole picture, not
     by its corners filled (which named the rival)."""
     dondorf = {c: on_white(f) for c, f in faces("dondorf", pip_only=True).items()}
-
-    def fine(code: str, blur: float) -> tuple[np.ndarray, np.ndarray]:
-        card = flat_card(dondorf, code)
-        return fine_ink_map((cv2.GaussianBlur(card, (0, 0), blur) if blur else card)[4:-4, 6:-6])
-
     grey = np.array([0.4, 0.33, 0.27], np.float32)
-    learned = [Candidate(fine("QC", 1.2)[0], grey), Candidate(fine(rival, 0.0)[0], grey)]
-    view, unknown = fine("QC", 0.5)
+    learned = [Candidate(_fine(dondorf, "QC", 1.2)[0], grey),
+               Candidate(_fine(dondorf, rival, 0.0)[0], grey)]
+    view, unknown = _fine(dondorf, "QC", 0.5)
     assert suit_tournament(view, unknown, grey, learned, court=True) == 0
 
 
