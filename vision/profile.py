@@ -116,8 +116,9 @@ class ProfileReader:
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
-        # Each card's fine ink with its pips' hollows filled, for the suit check.
-        self._solid = [solid(fine) for fine in profile.fine]
+        # Each card's fine ink with its pips' hollows filled, for the suit check: made the
+        # first time its suit is in question (all 52 at once took some 40 ms to start).
+        self._solid: dict[int, np.ndarray] = {}
         # Each card's ink colour, to tell a rank's red suits from its black ones.
         self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
                                                           strict=True)]
@@ -266,6 +267,12 @@ class ProfileReader:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
         return align(fine, self.profile.fine[card], self._glare_on(card))
 
+    def _filled(self, card: int) -> np.ndarray:
+        """Learned card ``card``'s fine ink map made solid (vision.suits.solid), once."""
+        if card not in self._solid:
+            self._solid[card] = solid(self.profile.fine[card])
+        return self._solid[card]
+
     def _glare_on(self, card: int) -> np.ndarray | None:
         """Where the learning pass's glare lay on learned card ``card``'s broad print."""
         return None if self.profile.glare is None else self.profile.glare[card]
@@ -344,7 +351,7 @@ class ProfileReader:
         # court cards learned opposite ways up differ there by the light
         # (vision.learn.learning_glare).
         candidates = [Candidate(self.profile.fine[c], self._colours[c],
-                                self._glare_on(c) if _COURT[card] else None, self._solid[c])
+                                self._glare_on(c) if _COURT[card] else None, self._filled(c))
                       for c in close]
         winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
                                  candidates, court=_COURT[card])
