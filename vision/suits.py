@@ -232,7 +232,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     where two dark inks are _TWO_DARK_INKS apart and the colour says the other, the shapes
     may not decide.
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
-    over the whole card only where the corners decide nothing. Pips and the corners are
+    over the whole card only where the corners decide nothing, nor one corner says one card
+    and another the other (:func:`each_corner`). Pips and the corners are
     compared as they are and with their hollows filled (:func:`solid`)."""
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
@@ -274,6 +275,19 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             scores += [score] if visible >= SEEN_ENOUGH else []
         return max(scores) >= evidence and min(scores) > -evidence
 
+    def corners_disagree(i: int, j: int) -> bool:
+        """Whether one corner prefers card i to card j and another j to i. The whole card
+        may not decide then: one of them may be the rank's print, learned from two frames
+        a pixel apart, the other the suit. tango_nuevo prints a court card's K in one top
+        corner and its suit in the other: a K in view that fitted the KS's better (-0.98
+        in its corner; the club's corner +0.34 for the KC, the corners together +0.04)
+        outweighed the club over the whole card, and a KC was read as KS at 1.000."""
+        seen, placed = compared(False)
+        said = [shape_verdict(seen, unknown, placed[i], placed[j], corner)
+                for corner in each_corner(view.shape)]
+        scores = [score for score, visible in said if visible >= SEEN_ENOUGH]
+        return bool(scores) and max(scores) >= evidence and min(scores) <= -evidence
+
     # Pips and the suit signs of the corners are compared both as they are and filled
     # (solid): either may decide, not against the other, and the filled maps only where
     # the maps as they are show a difference. Filling closes letters' counters and a
@@ -285,5 +299,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     for filled_too, region in passes:
         for i in range(n):
             if all(prefers(i, j, filled_too, region) for j in range(n) if j != i):
+                whole_card = court and region is None
+                if whole_card and any(corners_disagree(i, j) for j in range(n) if j != i):
+                    return None
                 return i
     return None

@@ -204,6 +204,18 @@ def test_numerals_alike_on_the_ink_map_are_told_apart_by_the_fine_ink(
     assert right >= least_right
 
 
+def test_a_kings_index_learned_a_pixel_apart_does_not_name_its_suit() -> None:
+    """tango_nuevo prints a court card's rank in one top corner and its suit in the other.
+    Its KC and KS were learned from two frames whose K lie a pixel apart; a K in view that
+    fitted the KS's outweighed the club in the other corner over the whole card, and a KC
+    was read as KS at 1.000 (once in each of these two sets). The corners disagree there,
+    and the suit is held."""
+    cards = [c for c in FULL_DECK if c.rank >= Rank.JACK or c.rank == Rank.ACE]
+    right, wrong = _learned_and_read("tango_nuevo", cards, range(41, 48, 6), pip_only=False)
+    assert not wrong, wrong
+    assert right >= 28
+
+
 @pytest.mark.parametrize(("rival", "below", "read"),
                          [("8C", 0.05, True), ("7S", 0.05, True), ("8C", 0.3, False)])
 def test_a_sure_index_settles_a_profile_held_between_close_rivals(

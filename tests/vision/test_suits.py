@@ -184,6 +184,41 @@ def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading()
     assert suit_tournament(view, unknown, colour, candidates, court=True) == 0
 
 
+def _with_k(club: bool, scale: float = 1.0, shift: int = 0) -> np.ndarray:
+    """A court card's fine ink map: its suit in the top left corner, a picture, and a tall
+    K at the top right reaching out of its corner, as a learning frame may show it:
+    ``scale`` times as large, ``shift`` pixels to the right."""
+    ink = np.zeros(FINE, np.float32)
+    h, w = FINE
+    cv2.ellipse(ink, (w // 2, 2 * h // 3), (w // 4, h // 4), 0, 0, 360, 0.5, -1)
+    if club:
+        for dx, dy in ((-3, 1), (3, 1), (0, -3)):
+            cv2.circle(ink, (12 + dx, 12 + dy), 3, 1.0, -1)
+    else:
+        cv2.fillConvexPoly(ink, np.array([(12, 6), (7, 15), (17, 15)]), 1.0)
+    k = np.zeros(FINE, np.float32)
+    x = w - 24
+    for start, end in (((x, 5), (x, 45)), ((x + 2, 27), (x + 15, 5)), ((x + 3, 23), (x + 15, 45))):
+        cv2.line(k, start, end, 1.0, 3)
+    move = cv2.getRotationMatrix2D((x + 7, 25), 0.0, scale)
+    move[0, 2] += shift
+    return np.maximum(ink, cv2.warpAffine(k, move, (w, h)))
+
+
+def test_corners_that_disagree_leave_the_suit_to_no_one() -> None:
+    """Two learning frames show a court card's rank index a pixel apart: in a corner of its
+    own, and over the whole card, the K then differs between the two candidates more than
+    their suits do. The corners disagree (the suit's says club, the K's spade) and decide
+    nothing together; the whole card, which the K outweighs, named the spade."""
+    spade, club = _with_k(club=False), _with_k(club=True, scale=0.9, shift=1)
+    view = cv2.GaussianBlur(_with_k(club=True), (0, 0), 1.5)
+    colour = np.zeros(3, np.float32)
+    unknown = np.zeros(FINE, np.float32)
+    candidates = [Candidate(spade, colour), Candidate(club, colour)]
+    assert suit_tournament(view, unknown, colour, candidates) == 0  # the whole card alone
+    assert suit_tournament(view, unknown, colour, candidates, court=True) is None
+
+
 def _wigged(stripes: bool) -> np.ndarray:
     """A court card's fine ink map with no suit in its corners: a broad picture, with or
     without stripes across the top of it (one figure, two suits)."""
