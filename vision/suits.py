@@ -136,16 +136,17 @@ def solid(ink: np.ndarray) -> np.ndarray:
     ornate Q, its counter filled in one frame only, named a QH a QD at 0.95).
     """
     out = ink.copy()
+    # A border round the map, below every level: the piece holding it is outside, any other
+    # piece below a level a hollow.
+    framed = np.pad(ink, 1, constant_values=-1.0)
     for level in _FILL_LEVELS:
-        # Below the level, with a border round the map: the piece holding the border is
-        # outside, any other piece a hollow.
-        below = np.pad((ink < level).astype(np.uint8), 1, constant_values=1)
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(below, connectivity=4)
-        areas = stats[:, cv2.CC_STAT_AREA]
+        count, labels = cv2.connectedComponents((framed < level).astype(np.uint8),
+                                                connectivity=4)
+        areas = np.bincount(labels.ravel(), minlength=count)
         pip_sized = (areas >= _HOLLOW_AREA[0]) & (areas <= _HOLLOW_AREA[1])
         pip_sized[[0, labels[0, 0]]] = False  # the ink, and the outside
-        hollow = pip_sized[labels[1:-1, 1:-1]]
-        out[hollow] = np.maximum(out[hollow], level)
+        if pip_sized.any():
+            np.maximum(out, level, out=out, where=pip_sized[labels[1:-1, 1:-1]])
     return out
 
 
