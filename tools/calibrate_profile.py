@@ -1,6 +1,6 @@
 """Fit the temperature that turns deck-profile similarities into honest probabilities
 (vision.stored.DEFAULT_TEMPERATURE; the softmax is warmed for poorly matching frames by
-vision.profile.effective_temperature).
+vision.profile_checks.effective_temperature).
 
 On dev decks only: learn each from a simulated 52-still pass, read simulated frames of the
 same rig under other light, and pick the temperature minimising the negative log-likelihood
@@ -67,7 +67,7 @@ def main() -> None:
     if args.dump:
         np.savez(args.dump, scores=scores, truth=truth)
     best = scores.max(axis=1, keepdims=True)
-    quality = np.maximum(1 - best, 0.02) / 0.1  # as vision.profile.effective_temperature
+    quality = np.maximum(1 - best, 0.02) / 0.1  # as vision.profile_checks.effective_temperature
     best_t, best_nll = 0.005, np.inf
     for t in np.exp(np.linspace(np.log(0.0005), np.log(0.1), 100)):
         z = (scores - best) / (t * quality)

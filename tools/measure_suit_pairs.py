@@ -26,7 +26,8 @@ from vision import corpus
 from vision.pairwise import colour_distance, ink_colour
 from vision.pip_only import paint_out_deck
 from vision.profile import _CLOSE as CLOSE
-from vision.profile import ProfileReader, shortfall
+from vision.profile import ProfileReader
+from vision.profile_checks import shortfall
 from vision.suits import COLOURS_APART, Candidate, colour_verdict, suit_tournament
 
 FRAMES = 104

@@ -37,7 +37,7 @@ from vision.pairwise import (
     place,
     tournament,
 )
-from vision.profile_checks import capped, cross_check, settles
+from vision.profile_checks import capped, cross_check, settles, shortfall, softmax_reading
 from vision.quad import straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
@@ -56,7 +56,7 @@ from vision.suits import (
     suit_tournament,
 )
 
-__all__ = ["ProfileReader", "effective_temperature", "shortfall"]
+__all__ = ["ProfileReader"]
 
 #: A similarity this good through the learned window needs no search for the card.
 _GOOD_MATCH = 0.8
@@ -80,20 +80,6 @@ _COURT_OVERRULE = 0.05
 #: 1.000 but for its leftover index. On the 23 pip-only dev decks (hard, seeds 5 and 13:
 #: tools/measure_suit_pairs.py) the shapes picked the truth so 5 times, from at most 0.38.
 _SHAPES_OVERRULE = 0.6
-
-
-def effective_temperature(temperature: float, best: float) -> float:
-    """The softmax temperature for a card whose best similarity is ``best``.
-
-    A frame that matches nothing well (glare over the pips, a thumb, deep shadow) gets a
-    proportionally warmer softmax: its small margins mean less than on a clean frame.
-    """
-    return temperature * shortfall(best) / 0.1
-
-
-def shortfall(best: float) -> float:
-    """What a best similarity falls short of 1 (at least 0.02): the scale of its margins."""
-    return max(1.0 - best, 0.02)
 
 
 class ProfileReader:
@@ -376,15 +362,7 @@ class ProfileReader:
         i = int(scores.argmax()) if i is None else i
         if scores[i] < MIN_SIMILARITY:
             return Reading(None, 0.0)
-        z = (scores - scores.max()) / effective_temperature(self.profile.temperature,
-                                                            float(scores.max()))
-        p = np.exp(z)
-        p /= p.sum()
-        found = FULL_DECK[i]
-        # Rank and suit confidences: all the probability on cards sharing each.
-        rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
-        suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
-        return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
+        return softmax_reading(scores, i, self.profile.temperature)
 
 
 def _beaten_out(scores: np.ndarray, close: list[int], winner: int) -> np.ndarray:

@@ -1,17 +1,48 @@
-"""Lowering a profile reading's confidence: capping it to an abstention when a check
-contests it, and the zero-shot reader's second opinion on decks whose indices it reads
-(which settles a reading the profile holds at even odds)."""
+"""A profile reading's confidence: the softmax over the 52 similarities, capping it to an
+abstention when a check contests it, and the zero-shot reader's second opinion on decks
+whose indices it reads (which settles a reading the profile holds at even odds)."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from shoe.cards import FULL_DECK
 from vision.reading import Reading
 
-__all__ = ["CAP", "OVERRULES", "capped", "cross_check", "settles"]
+__all__ = ["CAP", "OVERRULES", "capped", "cross_check", "effective_temperature", "settles",
+           "shortfall", "softmax_reading"]
 
 #: Where a contested reading's confidence is capped: an abstention.
 CAP = 0.5
 #: The zero-shot reader's confidence at which its disagreement overrules the profile.
 OVERRULES = 0.5
+
+
+def effective_temperature(temperature: float, best: float) -> float:
+    """The softmax temperature for a card whose best similarity is ``best``.
+
+    A frame that matches nothing well (glare over the pips, a thumb, deep shadow) gets a
+    proportionally warmer softmax: its small margins mean less than on a clean frame.
+    """
+    return temperature * shortfall(best) / 0.1
+
+
+def shortfall(best: float) -> float:
+    """What a best similarity falls short of 1 (at least 0.02): the scale of its margins."""
+    return max(1.0 - best, 0.02)
+
+
+def softmax_reading(scores: np.ndarray, i: int, temperature: float) -> Reading:
+    """Card ``i`` (FULL_DECK order) read from the similarities to the 52 by a softmax at
+    the profile's ``temperature`` (:func:`effective_temperature`)."""
+    z = (scores - scores.max()) / effective_temperature(temperature, float(scores.max()))
+    p = np.exp(z)
+    p /= p.sum()
+    found = FULL_DECK[i]
+    # Rank and suit confidences: all the probability on cards sharing each.
+    rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
+    suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
+    return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
 
 
 def capped(reading: Reading, *, rank: bool, suit: bool) -> Reading:
