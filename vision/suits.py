@@ -234,8 +234,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     may not decide.
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
     over the whole card only where the corners decide nothing, nor one corner says one card
-    and another the other (:func:`each_corner`). Pips and the corners are
-    compared as they are and with their hollows filled (:func:`solid`)."""
+    and another the other (:func:`each_corner`). Pips and the corners are compared as they
+    are and with their hollows filled (:func:`solid`)."""
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
