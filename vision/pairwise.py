@@ -241,8 +241,10 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
               for t in (a, b))
     seen = both * (1 - unknown)
     # A cell's ink counts as shown where any cell next to it has it: the two candidates
-    # matched at whole descriptor pixels, so their pips may lie a pixel apart.
-    near = cv2.dilate(view, _NEAR)
+    # matched at whole descriptor pixels, so their pips may lie a pixel apart. Not ink
+    # beyond what both cover: there neither was placed to say whose it is (Атласные's 7,
+    # its index cut at the map's edge, lent its stem to an 8's stroke beside it).
+    near = cv2.dilate(view * both, _NEAR)
     # What paper shows so (where neither candidate has ink) is the sensor's noise, not ink:
     # in a dark room, dilated, it passed for a seven's extra pip at 1.000.
     blank = (np.maximum(a.ink, b.ink) < _NOISE) & (seen > 0)
