@@ -68,19 +68,19 @@ def main() -> None:
                 truth = FULL_DECK.index(card)
                 ink, unknown = seen.ink()[2:]
                 colour = ink_colour(seen.whole, seen.ink()[0])
-                mine = Candidate(reader.profile.fine[truth], reader._colours[truth])
+                mine = Candidate(reader.profile.fine[truth], reader.suits.colours[truth])
                 for other, rival in enumerate(FULL_DECK):
                     if (rival == card or rival.rank != card.rank
                             or seen.scores[other] < seen.scores[truth] - CLOSE):
                         continue
-                    theirs = Candidate(reader.profile.fine[other], reader._colours[other])
+                    theirs = Candidate(reader.profile.fine[other], reader.suits.colours[other])
                     apart = colour_distance(mine.colour, theirs.colour)
                     if 0.1 <= apart < 0.3:
                         two_dark_leanings.append(colour_verdict(colour, mine.colour,
                                                                 theirs.colour))
                     winner = suit_tournament(ink, unknown, colour, [mine, theirs])
                     # The margin in shares of what the pair's best falls short of 1, as
-                    # vision.profile's _SHAPES_OVERRULE.
+                    # vision.profile_suits._SHAPES_OVERRULE.
                     margin = float(seen.scores[truth] - seen.scores[other]) / shortfall(
                         float(max(seen.scores[truth], seen.scores[other])))
                     if apart < COLOURS_APART:  # one ink: the shapes decide

@@ -4,6 +4,8 @@ its whole face and its index corner (compared by correlation), and its ink maps
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -12,7 +14,7 @@ from vision.pairwise import fine_ink_map, paper_light
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
-__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "describe", "describe_ink", "describe_light",
+__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink", "describe_light",
            "middles", "shifted_views", "unit"]
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
@@ -68,6 +70,26 @@ def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     fine, hidden = fine_ink_map(_face(card))
     return (cv2.resize(fine, WHOLE, interpolation=cv2.INTER_AREA),
             cv2.resize(hidden, WHOLE, interpolation=cv2.INTER_AREA), fine, hidden)
+
+
+@dataclass(slots=True)
+class Seen:
+    """A straightened card as a deck profile's reader sees it: its similarities (52,
+    FULL_DECK order), the best shift of each learned card (rows in the reader's order)
+    upright and turned, and its face descriptor."""
+
+    card: np.ndarray
+    scores: np.ndarray
+    shift: np.ndarray  # 2 x learned
+    whole: np.ndarray  # the upright face descriptor
+    maps: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def ink(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`),
+        made once and only when asked for."""
+        if self.maps is None:
+            self.maps = describe_ink(self.card)
+        return self.maps
 
 
 def describe_light(card: np.ndarray) -> np.ndarray:

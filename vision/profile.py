@@ -6,7 +6,7 @@ whole face, and its index corner; and its ink, on the face's grid and finer. Rea
 profile compares the card in view (both ways up) with all 52; no index is needed, so it reads
 pip-only period decks, foreign letters and odd typefaces. Close rivals are then told apart on
 the ink where they differ: ranks by pips there or not (vision.pairwise), suits by colour or
-the pips' shapes (vision.suits).
+the pips' shapes (vision.profile_suits).
 
 The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`).
 
@@ -16,44 +16,32 @@ The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from shoe.cards import FULL_DECK, Card, Rank
-from vision.descriptors import (
-    SHIFT,
-    describe,
-    describe_ink,
-    middles,
-    shifted_views,
-)
+from shoe.cards import FULL_DECK, Card
+from vision.descriptors import SHIFT, Seen, describe, middles, shifted_views
 from vision.locate import locate
-from vision.pairwise import (
-    Placed,
-    colour_distance,
-    compare,
-    ink_colour,
-    place,
-    tournament,
+from vision.pairwise import Placed, compare, place, tournament
+from vision.profile_checks import (
+    beaten_out,
+    capped,
+    cross_check,
+    settles,
+    softmax_reading,
 )
-from vision.profile_checks import capped, cross_check, settles, shortfall, softmax_reading
+from vision.profile_suits import COURT, SuitCheck
 from vision.quad import straighten
 from vision.reader import CornerReader
 from vision.reading import Reading
 from vision.stored import DeckProfile
 from vision.suits import (
-    COLOURS_APART,
     SEEN_ENOUGH,
     SHAPE_EVIDENCE,
     Aligned,
-    Candidate,
     align,
     corners_only,
     each_corner,
     shape_verdict,
-    solid,
-    suit_tournament,
 )
 
 __all__ = ["ProfileReader"]
@@ -63,23 +51,14 @@ _GOOD_MATCH = 0.8
 #: Below this similarity the card in view is none of the deck's (an empty box, a stranger).
 MIN_SIMILARITY = 0.2
 #: The pairwise check (vision.pairwise): rivals of another rank within _CLOSE of the best
-#: similarity (at most _RIVALS of them) are ruled out by the ink where they differ, by at
-#: least _EVIDENCE (fitted on dev decks), or the confidence is capped (profile_checks.CAP).
-#: Rivals of the same rank within _CLOSE are told apart by vision.suits, or the suit is.
+#: similarity (the best _RIVALS of them against each other, any further one against the
+#: winner alone) are ruled out by the ink where they differ, by at least _EVIDENCE (fitted
+#: on dev decks), or the confidence is capped (profile_checks.CAP).
+#: Rivals of the same rank within _CLOSE are told apart by vision.profile_suits, or the
+#: suit is.
 _CLOSE = 0.15
 _RIVALS = 3
 _EVIDENCE = 0.1
-#: How far below the best match the ink may pick another court card of its rank: on 3 328
-#: reads of 8 dev decks (seed 2024, both conditions, with and without indices) it did 4
-#: times, rightly, from at most 0.024 below.
-_COURT_OVERRULE = 0.05
-#: As _COURT_OVERRULE, for the pips' shapes alone (two cards of one ink, under COLOURS_APART),
-#: in shares of what the best match falls short of 1 (as the softmax's temperature). A pip
-#: wider than the paper's closing has a hollow fine ink map: tango's pip-only AS in dim
-#: light fitted the club's shape, 0.92 below the spade (0.057 of 0.062), and was read AC at
-#: 1.000 but for its leftover index. On the 23 pip-only dev decks (hard, seeds 5 and 13:
-#: tools/measure_suit_pairs.py) the shapes picked the truth so 5 times, from at most 0.38.
-_SHAPES_OVERRULE = 0.6
 
 
 class ProfileReader:
@@ -102,12 +81,7 @@ class ProfileReader:
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
-        # Each card's fine ink with its pips' hollows filled, for the suit check: made the
-        # first time its suit is in question (all 52 at once took some 40 ms to start).
-        self._solid: dict[int, np.ndarray] = {}
-        # Each card's ink colour, to tell a rank's red suits from its black ones.
-        self._colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
-                                                          strict=True)]
+        self.suits = SuitCheck(profile)
         self._corners = corners if corners is not None or not profile.index_check else (
             CornerReader())
 
@@ -122,7 +96,7 @@ class ProfileReader:
         seen = self._frame_seen(frame)
         return None if seen is None else (seen.card, seen.scores)
 
-    def _frame_seen(self, frame: np.ndarray) -> _Seen | None:
+    def _frame_seen(self, frame: np.ndarray) -> Seen | None:
         # The card lies where the pass showed it (the spring holds it against the window).
         each = []
         if self.profile.window is not None:
@@ -140,7 +114,7 @@ class ProfileReader:
         """Similarity (-1..1) of a straightened card to each of the 52, either way up."""
         return self._seen(card).scores
 
-    def _seen(self, card: np.ndarray) -> _Seen:
+    def _seen(self, card: np.ndarray) -> Seen:
         """The card's similarities to the 52, and where each learned card matched best
         either way up (for the pairwise check)."""
         whole, corners = describe(card)
@@ -161,13 +135,13 @@ class ProfileReader:
             best = np.maximum(best, 0.6 * by_shift.max(axis=0) + 0.4 * corner)
         scores = np.full(52, -1.0, np.float32)
         scores[self._learned] = best
-        return _Seen(card, scores, np.stack(shifts), whole)
+        return Seen(card, scores, np.stack(shifts), whole)
 
     def read_card(self, card: np.ndarray) -> Reading:
         """Read a straightened card."""
         return self._read_seen(self._seen(card))
 
-    def _read_seen(self, seen: _Seen) -> Reading:
+    def _read_seen(self, seen: Seen) -> Reading:
         reading = self._decide(seen)
         if reading.card is not None and self._court_rival_fits_better(seen, reading.card):
             reading = capped(reading, rank=True, suit=False)
@@ -180,7 +154,7 @@ class ProfileReader:
             return corners
         return cross_check(reading, corners)
 
-    def _court_rival_fits_better(self, seen: _Seen, card: Card) -> bool:
+    def _court_rival_fits_better(self, seen: Seen, card: Card) -> bool:
         """Whether the fine ink, where court card ``card`` and a close court card of another
         rank differ, fits that rival better (vision.suits.shape_verdict).
 
@@ -190,10 +164,10 @@ class ProfileReader:
         with their indices painted out. This witness only holds an answer, never changes it.
         """
         i = FULL_DECK.index(card)
-        if not _COURT[i]:
+        if not COURT[i]:
             return False
         s = seen.scores
-        rivals = [j for j in np.argsort(-s) if _COURT[j] and FULL_DECK[j].rank != card.rank
+        rivals = [j for j in np.argsort(-s) if COURT[j] and FULL_DECK[j].rank != card.rank
                   and s[j] >= s[i] - _CLOSE][:_RIVALS]
         if not rivals:
             return False
@@ -205,7 +179,7 @@ class ProfileReader:
                 return True
         return False
 
-    def _fine_ink_confirms(self, seen: _Seen, close: list[int],
+    def _fine_ink_confirms(self, seen: Seen, close: list[int],
                            ways: list[tuple[Placed, Placed]]) -> bool:
         """Whether the best match ``close[0]`` beats each close rival of another rank: on
         the ink map (vision.pairwise.tournament), or where that decides nothing between
@@ -229,7 +203,7 @@ class ProfileReader:
                 return False
         return True
 
-    def _corners_prefer(self, seen: _Seen, mine: Aligned, other: int,
+    def _corners_prefer(self, seen: Seen, mine: Aligned, other: int,
                         one: bool = False) -> bool:
         """Whether the view's fine ink in the card's corners, where an index is printed
         (``one``: in any one corner), prefers the learned card aligned as ``mine`` to card
@@ -251,19 +225,9 @@ class ProfileReader:
 
     def _aligned(self, fine: np.ndarray, card: int) -> Aligned:
         """Learned card ``card``'s fine ink map over the view's, with the pass's glare."""
-        return align(fine, self.profile.fine[card], self._glare_on(card))
+        return align(fine, self.profile.fine[card], self.suits.glare_on(card))
 
-    def _filled(self, card: int) -> np.ndarray:
-        """Learned card ``card``'s fine ink map made solid (vision.suits.solid), once."""
-        if card not in self._solid:
-            self._solid[card] = solid(self.profile.fine[card])
-        return self._solid[card]
-
-    def _glare_on(self, card: int) -> np.ndarray | None:
-        """Where the learning pass's glare lay on learned card ``card``'s broad print."""
-        return None if self.profile.glare is None else self.profile.glare[card]
-
-    def _decide(self, seen: _Seen) -> Reading:
+    def _decide(self, seen: Seen) -> Reading:
         """The best match, unless close rivals exist: then the pairwise check decides
         between them, or caps the confidence when the print that would decide is hidden."""
         s = seen.scores
@@ -277,17 +241,18 @@ class ProfileReader:
         # dev decks (a king read as a queen at 1.000).
         ranks = {FULL_DECK[top].rank}
         rivals: list[int] = []
+        further: list[int] = []
         for j in np.argsort(-s):
-            if s[j] < s[top] - _CLOSE or len(rivals) == _RIVALS:
+            if s[j] < s[top] - _CLOSE:
                 break
-            if _COURT[top] and _COURT[j]:
+            if COURT[top] and COURT[j]:
                 continue
             if FULL_DECK[j].rank not in ranks:
                 ranks.add(FULL_DECK[j].rank)
-                rivals.append(int(j))
+                (rivals if len(rivals) < _RIVALS else further).append(int(j))
         close = [top, *rivals]
         if len(close) == 1:
-            return self._suit(seen, s, top)
+            return self.suits.read(seen, s, top, _CLOSE, self._match)
         side = 2 * SHIFT + 1
 
         def both_ways(card: int) -> tuple[Placed, Placed]:
@@ -295,15 +260,26 @@ class ProfileReader:
             at = [divmod(int(seen.shift[o, self._rows[card]]), side) for o in (0, 1)]
             return place(ink, at[0], False, SHIFT), place(ink, at[1], True, SHIFT)
 
+        def beats_further(i: int) -> bool:
+            # Close ranks past the _RIVALS the tournament weighs must be beaten too, or the
+            # softmax reads the winner surely over them by a hundredth of similarity (the
+            # pip-only tango_nuevo's two to nine of a suit are one picture: its 4H was read
+            # as 9H at 1.000, the 4H sixth).
+            return not further or self._fine_ink_confirms(
+                seen, [close[i], *further], [ways[i], *(both_ways(c) for c in further)])
+
         ink, unknown = seen.ink()[:2]
         ways = [both_ways(c) for c in close]
         winner = tournament(ink, unknown, ways, _EVIDENCE)
-        if winner is None and self._fine_ink_confirms(seen, close, ways):
-            return self._suit(seen, _beaten_out(s, close, 0), top)
+        if winner is None and self._fine_ink_confirms(seen, close, ways) and beats_further(0):
+            return self.suits.read(seen, beaten_out(s, close, 0), top, _CLOSE,
+                                    self._match)
         # The ink may overrule the best match, not where the corners' index says it: the ink
         # map named tango_nuevo's 2D a 9D at 0.93, its big 2 plain in its corner.
         if winner not in (None, 0) and self._corners_prefer(
                 seen, self._aligned(seen.ink()[2], top), close[winner], one=True):
+            winner = None
+        if winner is not None and not beats_further(winner):
             winner = None
         if winner is None:
             reading = self._match(s)
@@ -315,47 +291,11 @@ class ProfileReader:
         # beaten for pips missing leaves only the card compared: a candle's cast faded an
         # eight's pips, and with the other eights gone a 4D was read surely.
         winning = FULL_DECK[close[winner]]
-        beaten = set() if _COURT[close[winner]] else {
+        beaten = set() if COURT[close[winner]] else {
             FULL_DECK[c].rank for c in close if FULL_DECK[c].rank < winning.rank}
-        out = _beaten_out(s, close, winner)
+        out = beaten_out(s, close, winner)
         out[[j for j, c in enumerate(FULL_DECK) if c.rank in beaten]] = -np.inf
-        return self._suit(seen, out, close[winner])
-
-    def _suit(self, seen: _Seen, scores: np.ndarray, card: int) -> Reading:
-        """The reading of ``card``'s rank, its suit told from its close same-rank rivals by
-        the ink's colour or the pips' shapes (vision.suits): the rivals beaten leave the
-        softmax; when nothing decides, the suit's confidence is capped."""
-        rank = FULL_DECK[card].rank
-        close = [card, *(j for j in np.argsort(-scores) if j != card
-                         and FULL_DECK[j].rank == rank
-                         and scores[j] >= scores[card] - _CLOSE)]
-        if len(close) == 1:
-            return self._match(scores, card)
-        ink, unknown = seen.ink()[2:]
-        # Where the pass's light glared, a court picture's broad print was learned fainter,
-        # with no paper round it to scale it back by as a pip has (vision.pairwise): two
-        # court cards learned opposite ways up differ there by the light
-        # (vision.learn.learning_glare).
-        candidates = [Candidate(self.profile.fine[c], self._colours[c],
-                                self._glare_on(c) if _COURT[card] else None, self._filled(c))
-                      for c in close]
-        winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
-                                 candidates, court=_COURT[card])
-        # Court cards' pictures differ all over, not only in their pips: there the ink may
-        # overrule only a near tie (on a blind deck whose kings are different pharaohs it
-        # named KH for KC at 0.998, 0.136 below the best match). So may the shapes alone.
-        if winner is None or not self._may_overrule(scores, card, close[winner]):
-            return capped(self._match(scores, card), rank=False, suit=True)
-        return self._match(_beaten_out(scores, close, winner), close[winner])
-
-    def _may_overrule(self, scores: np.ndarray, card: int, other: int) -> bool:
-        """Whether the suit check may pick ``other`` over ``card``, its rank's best match."""
-        below = float(scores[card] - scores[other])
-        if _COURT[card]:
-            return below <= _COURT_OVERRULE
-        if colour_distance(self._colours[card], self._colours[other]) >= COLOURS_APART:
-            return True  # red against black
-        return below <= _SHAPES_OVERRULE * shortfall(float(scores[card]))
+        return self.suits.read(seen, out, close[winner], _CLOSE, self._match)
 
     def _match(self, scores: np.ndarray, i: int | None = None) -> Reading:
         """The softmax reading of card ``i`` (default: the best match)."""
@@ -363,34 +303,3 @@ class ProfileReader:
         if scores[i] < MIN_SIMILARITY:
             return Reading(None, 0.0)
         return softmax_reading(scores, i, self.profile.temperature)
-
-
-def _beaten_out(scores: np.ndarray, close: list[int], winner: int) -> np.ndarray:
-    """The similarities with the rivals that ``close[winner]`` beat left out of the softmax;
-    the rest of the deck keeps its own."""
-    out = scores.copy()
-    out[[c for c in close if c != close[winner]]] = -np.inf
-    return out
-
-
-@dataclass(slots=True)
-class _Seen:
-    """A straightened card, its similarities (52, FULL_DECK order), the best shift of each
-    learned card (rows in the reader's order) upright and turned, and its face descriptor."""
-
-    card: np.ndarray
-    scores: np.ndarray
-    shift: np.ndarray  # 2 x learned
-    whole: np.ndarray  # the upright face descriptor
-    maps: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-
-    def ink(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The card's (ink, unknown, fine ink, fine unknown) maps, made once and only when
-        asked for."""
-        if self.maps is None:
-            self.maps = describe_ink(self.card)
-        return self.maps
-
-
-#: Court cards (a picture, no pips to count).
-_COURT = [c.rank >= Rank.JACK for c in FULL_DECK]

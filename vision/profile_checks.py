@@ -9,8 +9,8 @@ import numpy as np
 from shoe.cards import FULL_DECK
 from vision.reading import Reading
 
-__all__ = ["CAP", "OVERRULES", "capped", "cross_check", "effective_temperature", "settles",
-           "shortfall", "softmax_reading"]
+__all__ = ["CAP", "OVERRULES", "beaten_out", "capped", "cross_check", "effective_temperature",
+           "settles", "shortfall", "softmax_reading"]
 
 #: Where a contested reading's confidence is capped: an abstention.
 CAP = 0.5
@@ -43,6 +43,14 @@ def softmax_reading(scores: np.ndarray, i: int, temperature: float) -> Reading:
     rank_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.rank == found.rank))
     suit_conf = float(sum(p[j] for j, c in enumerate(FULL_DECK) if c.suit == found.suit))
     return Reading(found, float(p[i]), found.rank, found.suit, rank_conf, suit_conf)
+
+
+def beaten_out(scores: np.ndarray, close: list[int], winner: int) -> np.ndarray:
+    """The similarities with the rivals that ``close[winner]`` beat left out of the softmax;
+    the rest of the deck keeps its own."""
+    out = scores.copy()
+    out[[c for c in close if c != close[winner]]] = -np.inf
+    return out
 
 
 def capped(reading: Reading, *, rank: bool, suit: bool) -> Reading:

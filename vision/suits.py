@@ -229,9 +229,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     ``evidence``, with enough of their difference seen. (A heart turned half round is
     nearly a spade without its stem: shapes alone do not tell the colours apart.) On a
     number card the two witnesses meet: where the colour decides nothing but leans one
-    way, the shapes may decide for that way (not on a view the light darkens all over);
-    where two dark inks are _TWO_DARK_INKS apart and the colour says the other, the shapes
-    may not decide.
+    way, the shapes may decide for that way (not on a view the light darkens all over).
+    On any card, where two inks are _TWO_DARK_INKS apart and the colour says the other,
+    the shapes may not decide.
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
     over the whole card only where the corners decide nothing, nor one corner says one card
     and another the other (:func:`each_corner`). Pips and the corners are compared as they
@@ -259,9 +259,11 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # light itself darkens the view (_CAST).
             if court or leaning <= 0 or inked > _CAST * max(dark[i], dark[j]):
                 return False
-        elif not court and apart >= _TWO_DARK_INKS and leaning <= -colour_evidence:
+        elif apart >= _TWO_DARK_INKS and leaning <= -colour_evidence:
             # A four-colour deck's spades and clubs: the shapes may not overrule the colour
-            # (a blue ace of spades half under glare fitted the green club's shape).
+            # (a blue ace of spades half under glare fitted the green club's shape). Nor a
+            # court card's, its picture's colours mixed: a blind deck's red JH (its inks
+            # 0.2 from the JC's) fitted the JC's shapes better than the JD's, at 1.000.
             return False
         def verdict(filled: bool) -> tuple[float, float]:
             seen, placed = compared(filled)

@@ -34,10 +34,13 @@ def session(seed: int) -> SceneParams:
 
 
 @functools.cache
-def learning_pass(deck: str, pip_only: bool = False, seed: int = 5) -> tuple[np.ndarray, ...]:
-    """52 stills of the deck in FULL_DECK order, in one session, some cards upside down."""
+def learning_pass(deck: str, pip_only: bool = False, seed: int = 5,
+                  glare: tuple[tuple[float, float, float, float], ...] | None = None
+                  ) -> tuple[np.ndarray, ...]:
+    """52 stills of the deck in FULL_DECK order, in one session, some cards upside down;
+    with ``glare``, the session's glare spots replaced by these (SceneParams.glare)."""
     rng = np.random.default_rng(seed)
-    base = session(seed)
+    base = session(seed) if glare is None else replace(session(seed), glare=glare)
     return tuple(render_frame(faces(deck, pip_only)[c],
                               replace(base, upside_down=bool(rng.random() < 0.5)), rng)
                  for c in FULL_DECK)

@@ -161,11 +161,13 @@ def test_the_learning_glare_is_a_spot_above_the_lights_slope_on_broad_print() ->
     assert not learning_glare([slope + rng.normal(0, 2, (h, w)) for _ in range(40)]).any()
 
 
-def _learned_and_read(deck: str, cards: list[Card], seeds: range, pip_only: bool
+def _learned_and_read(deck: str, cards: list[Card], seeds: range, pip_only: bool,
+                      glare: tuple[tuple[float, float, float, float], ...] | None = None
                       ) -> tuple[int, list[tuple[Card, Card | None]]]:
-    """The tests' learning pass of ``deck`` learned, then hard stills of ``cards`` in that
-    rig, one set per seed, read: (sure and right, sure and wrong as (truth, read))."""
-    frames = learning_pass(deck, pip_only=pip_only)
+    """The tests' learning pass of ``deck`` learned (under ``glare``, if given), then hard
+    stills of ``cards`` in that rig, one set per seed, read: (sure and right, sure and
+    wrong as (truth, read))."""
+    frames = learning_pass(deck, pip_only=pip_only, glare=glare)
     reader = ProfileReader(learn_profile(zip(FULL_DECK, ([f] for f in frames),
                                              strict=True)).profile)
     wrong, right = [], 0
@@ -202,6 +204,17 @@ def test_numerals_alike_on_the_ink_map_are_told_apart_by_the_fine_ink(
     right, wrong = _learned_and_read("tango_nuevo", numbers, range(40, 42), pip_only)
     assert not wrong, wrong
     assert right >= least_right
+
+
+def test_an_aces_big_pip_learned_under_glare_names_no_suit() -> None:
+    """A blind deck's pip-only AS was learned under the pass's glare, its broad spade faint:
+    the view's spade fitted the AC's solid club better, and was read as AC at 1.000 (on
+    these three hard frames, each time). The pass's glare on a number card's broad print is
+    unknown to the suit check, as on a court card's picture."""
+    aces = [Card.parse("AS")]
+    _, wrong = _learned_and_read("kde-jolly-royal", aces, range(41, 44), pip_only=True,
+                                     glare=((0.66, 0.41, 0.28, 0.58),))
+    assert not wrong, wrong
 
 
 def test_a_kings_index_learned_a_pixel_apart_does_not_name_its_suit() -> None:
@@ -321,6 +334,50 @@ def test_a_rank_the_ink_rules_out_goes_in_every_suit_only_for_pips_seen(
     assert reading.card == FULL_DECK[truth] and reading.is_sure is sure, reading
 
 
+def test_a_close_rank_past_those_the_ink_weighs_must_be_beaten_too(
+        pip_only_profile: DeckProfile, mocker: MockerFixture) -> None:
+    """The ink weighs the best match against the best few close ranks; a close rank past
+    those must be beaten as well, or the softmax reads the winner surely by a hundredth of
+    similarity (a pip-only deck whose number cards of a suit are one picture: a 4H, sixth,
+    was read as 9H at 1.000). A seven in view, its own rank fifth: the six beats the
+    eight, nine and five on the ink, not the seven, and is held."""
+    reader = ProfileReader(pip_only_profile)
+    measured = reader._seen
+    order = ["8C", "6C", "9C", "5C", "7C"]
+
+    def seven_fifth(card: np.ndarray) -> object:
+        seen = measured(card)
+        seen.scores[:] = 0.5
+        for k, code in enumerate(order):
+            seen.scores[FULL_DECK.index(Card.parse(code))] = 0.95 - 0.01 * k
+        return seen
+
+    mocker.patch.object(reader, "_seen", side_effect=seven_fifth)
+    reading = reader.read(_in_other_light(Card.parse("7C")))
+    assert not reading.is_sure, reading
+
+
+def test_a_court_cards_suit_further_off_that_fits_better_holds_the_suit(
+        pip_only_profile: DeckProfile, mocker: MockerFixture) -> None:
+    """A court card's suit is a small part of its face: the correlation may put its own card
+    further below another of its rank than the suit check reaches (a single-headed KS,
+    learned the other way up, 0.19 below the KC). Where the suit check prefers the card
+    further off, the suit is held, the rank read."""
+    reader = ProfileReader(pip_only_profile)
+    truth, best = FULL_DECK.index(Card.parse("KC")), FULL_DECK.index(Card.parse("KS"))
+    measured = reader._seen
+
+    def own_card_far_below(card: np.ndarray) -> object:
+        seen = measured(card)
+        seen.scores[best] = seen.scores[truth] + 0.2
+        return seen
+
+    mocker.patch.object(reader, "_seen", side_effect=own_card_far_below)
+    reading = reader.read(_in_other_light(Card.parse("KC")))
+    assert reading.card == Card.parse("KS") and not reading.is_sure, reading
+    assert reading.rank_confidence >= 0.9 and reading.suit_confidence <= 0.5
+
+
 @pytest.mark.parametrize(("rival", "best", "below", "picked"),
                          [("7S", 0.9, 0.08, False), ("7S", 0.9, 0.03, True),
                           ("7S", 0.7, 0.08, True), ("7H", 0.9, 0.08, True)])
@@ -342,7 +399,7 @@ def test_the_shapes_alone_overrule_only_a_near_tie(
         return seen
 
     mocker.patch.object(reader, "_seen", side_effect=close_pair)
-    mocker.patch("vision.profile.suit_tournament", return_value=1)  # the rival
+    mocker.patch("vision.profile_suits.suit_tournament", return_value=1)  # the rival
     reading = reader.read(_in_other_light(Card.parse("7C")))
     if picked:
         assert reading.card == Card.parse(rival) and reading.is_sure, reading
@@ -370,6 +427,19 @@ def test_the_pairwise_check_counts_ink_seen_and_not_ink_hidden() -> None:
     assert compare(six, clear, placed[0], placed[1]).evidence > 0.9
     glare = _pips((16, 18)) / 0.8
     assert abs(compare(six, glare, placed[0], placed[1]).evidence) < 0.1
+
+
+def test_the_pairwise_check_lends_no_ink_from_beyond_the_maps() -> None:
+    """Ink shown a pixel beyond what both maps cover is neither candidate's: a seven's
+    index, cut at the map's edge, lent its stem to an eight's stroke just inside it, and
+    a 7S was read as 8S at 1.000."""
+    six = _pips((8, 10), (8, 26), (25, 10), (25, 26), (42, 10), (42, 26))
+    stroke = np.zeros_like(six)
+    stroke[4:12, 2] = 0.8  # the first column both maps cover
+    placed = [place(m, (2, 2), False, 2) for m in (six, six + stroke)]
+    view = six.copy()
+    view[4:12, 1] = 0.8  # a stroke beside it, beyond the maps
+    assert compare(view, np.zeros_like(six), placed[0], placed[1]).evidence > 0.5
 
 
 def test_the_pairwise_check_takes_no_noise_for_a_pip() -> None:

@@ -278,6 +278,20 @@ def test_a_four_colour_decks_colour_vetoes_the_shapes_of_its_dark_suits() -> Non
     assert suit_tournament(fine, unknown, spade.colour, [spade, club]) is None
 
 
+def test_a_court_cards_colour_vetoes_its_shapes_too() -> None:
+    """A court card's ink is its picture's colours mixed: a red jack's may lie only 0.2 from
+    a black one's, too near to decide alone. Where the view's colour says one card, the
+    other's shapes may not decide (a blind deck's red JH fitted the JC's shapes better than
+    the JD's, at 1.000)."""
+    spade, club = _court_map(False, 0.9), _court_map(True, 0.9)
+    dark = np.array([0.32, 0.37, 0.31], np.float32)
+    warm = np.array([0.43, 0.36, 0.21], np.float32)
+    candidates = [Candidate(spade, warm), Candidate(club, dark)]
+    unknown = np.zeros(FINE, np.float32)
+    assert suit_tournament(club, unknown, dark, candidates, court=True) == 1
+    assert suit_tournament(club, unknown, warm, candidates, court=True) is None
+
+
 @pytest.mark.parametrize(("red_share", "read"), [(0.6, 0), (0.4, None)])
 def test_where_the_colour_leans_short_of_deciding_the_shapes_may(
         dev_pip_only_profile: DeckProfile, red_share: float, read: int | None) -> None:
