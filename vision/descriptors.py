@@ -14,8 +14,8 @@ from vision.pairwise import fine_ink_map, paper_light
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
-__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink", "describe_light",
-           "middles", "shifted_views", "unit"]
+__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink",
+           "describe_light", "middles", "shifted_views", "unit"]
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
 WHOLE = (36, 50)

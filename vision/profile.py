@@ -81,9 +81,11 @@ class ProfileReader:
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
-        self.suits = SuitCheck(profile)
         self._corners = corners if corners is not None or not profile.index_check else (
             CornerReader())
+        # Where the zero-shot reader reads the indices, it checks the suit too: a court
+        # card's suits further off need not be weighed (some 3 ms a court card).
+        self.suits = SuitCheck(profile, far_suits=self._corners is None)
 
     def read(self, frame: np.ndarray) -> Reading:
         seen = self._frame_seen(frame)

@@ -38,10 +38,12 @@ Match = Callable[[np.ndarray, int], Reading]
 
 
 class SuitCheck:
-    """Tells a read rank's suit for one learned deck."""
+    """Tells a read rank's suit for one learned deck; ``far_suits``: a court card's suit is
+    held where one of its rank further off fits better (:meth:`_far_suit_fits`)."""
 
-    def __init__(self, profile: DeckProfile) -> None:
+    def __init__(self, profile: DeckProfile, far_suits: bool = True) -> None:
         self.profile = profile
+        self.far_suits = far_suits
         # Each card's ink colour, to tell a rank's red suits from its black ones.
         self.colours = [ink_colour(w, k) for w, k in zip(profile.whole, profile.ink,
                                                          strict=True)]
@@ -63,7 +65,7 @@ class SuitCheck:
         same = [int(j) for j in np.argsort(-scores) if j != card and FULL_DECK[j].rank == rank
                 and self.profile.learned[j]]
         close = [card, *(j for j in same if scores[j] >= scores[card] - close_by)]
-        far = [j for j in same if j not in close] if COURT[card] else []
+        far = [j for j in same if j not in close] if COURT[card] and self.far_suits else []
         if len(close) == 1:
             reading = match(scores, card)
         else:
