@@ -69,9 +69,8 @@ class SuitCheck:
         if len(close) == 1:
             reading = match(scores, card)
         else:
-            ink, unknown = seen.ink()[2:]
-            winner = suit_tournament(ink, unknown, ink_colour(seen.whole, seen.ink()[0]),
-                                     [self._candidate(c) for c in close], court=COURT[card])
+            winner = suit_tournament(*_view(seen), [self._candidate(c) for c in close],
+                                     court=COURT[card])
             # Court cards' pictures differ all over, not only in their pips: there the ink
             # may overrule only a near tie (on a blind deck whose kings are different
             # pharaohs it named KH for KC at 0.998, 0.136 below the best match). So may the
@@ -105,11 +104,10 @@ class SuitCheck:
         0.999. This witness only holds the suit, never changes it."""
         if not far:
             return False
-        ink, unknown = seen.ink()[2:]
-        colour = ink_colour(seen.whole, seen.ink()[0])
+        view = _view(seen)
         mine = self._candidate(card)
-        return any(suit_tournament(ink, unknown, colour, [mine, self._candidate(j)],
-                                   court=True) == 1 for j in far)
+        return any(suit_tournament(*view, [mine, self._candidate(j)], court=True) == 1
+                   for j in far)
 
     def _may_overrule(self, scores: np.ndarray, card: int, other: int) -> bool:
         """Whether the suit check may pick ``other`` over ``card``, its rank's best match."""
@@ -119,3 +117,10 @@ class SuitCheck:
         if colour_distance(self.colours[card], self.colours[other]) >= COLOURS_APART:
             return True  # red against black
         return below <= _SHAPES_OVERRULE * shortfall(float(scores[card]))
+
+
+def _view(seen: Seen) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The card in view as the suit check takes it: its fine ink, where that is unknown,
+    and its ink's colour."""
+    ink, _, fine, fine_unknown = seen.ink()
+    return fine, fine_unknown, ink_colour(seen.whole, ink)
