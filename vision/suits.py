@@ -171,10 +171,13 @@ def each_corner(shape: tuple[int, ...]) -> list[np.ndarray]:
 
 
 def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
-                  region: np.ndarray | None = None) -> tuple[float, float]:
+                  region: np.ndarray | None = None,
+                  tone_free: bool = False) -> tuple[float, float]:
     """(evidence, visible): how much better the view's ink fits ``a`` than ``b`` where they
     differ (+1: only ``a`` fits, -1: only ``b``), and the share of that place seen; only
-    inside ``region`` (a mask) if one is given."""
+    inside ``region`` (a mask) if one is given. ``tone_free``: each candidate is brought to
+    the view's contrast on that place alone, so that print of one shape in a lighter or a
+    darker ink fits either."""
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
     both = a.cover * b.cover * (1.0 if region is None else region)
@@ -190,7 +193,9 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     for t in soft:
         # Each candidate at the view's contrast (glare and blur change the ink's depth),
         # judged on all the ink seen, so the difference alone cannot fit it.
-        gain = float((near * t * seen).sum()) / max(float((t * t * seen).sum()), 1e-9)
+        fitted_on = where if tone_free else seen
+        gain = float((near * t * fitted_on).sum()) / max(float((t * t * fitted_on).sum()),
+                                                         1e-9)
         errors.append(float((((near - np.clip(gain, 0.3, 2.0) * t) ** 2) * where).sum()))
     return (errors[1] - errors[0]) / max(errors[0] + errors[1], 1e-9), visible
 
@@ -272,6 +277,15 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         score, visible = verdict(False)
         if visible < SEEN_ENOUGH:  # no difference seen in the maps as they are
             return False
+        if court and region is None:
+            # A court picture may differ in one ink's tone alone, which the light's
+            # contrast across the card decides as much as the print: a blind deck's four
+            # queens are one figure, the QC's bust grey and the QS's navy. Brought to the
+            # view's contrast over that bust alone, a QC in warm light fitted both (-0.17);
+            # over all its ink, the QS (+0.27), and it was read QS at 1.000. Both must hold.
+            seen, placed = compared(False)
+            score = min(score, shape_verdict(seen, unknown, placed[i], placed[j],
+                                             tone_free=True)[0])
         scores = [score]
         if filled_too:
             score, visible = verdict(True)

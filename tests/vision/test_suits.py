@@ -249,6 +249,31 @@ def test_a_court_picture_under_the_learning_glare_decides_no_suit() -> None:
     assert suit_tournament(plain, unknown, colour, under_glare, court=True) is None
 
 
+def _bust(depth: float) -> np.ndarray:
+    """A court card's fine ink map with no suit in its corners: a figure's outline above a
+    bust printed ``depth`` deep (one figure, its bust in a lighter or a darker ink)."""
+    ink = _wigged(False)
+    h, w = FINE
+    ink[h - 16: h - 4, w // 3: 2 * w // 3] = depth
+    return ink
+
+
+def test_one_figure_with_a_lighter_or_darker_bust_decides_no_suit() -> None:
+    """A blind deck's four queens are one figure, the QC's bust grey and the QS's navy. How
+    deep a bust looks is the light's contrast there as much as its ink: a QC in warm light
+    fitted the QS, the navy bust at the contrast of the rest of its ink, and was read QS at
+    1.000. Print of one shape fits either card at the contrast of the bust alone."""
+    grey, navy = _bust(0.3), _bust(0.6)
+    colour = np.zeros(3, np.float32)
+    unknown = np.zeros(FINE, np.float32)
+    candidates = [Candidate(navy, colour), Candidate(grey, colour)]
+    seen = 0.72 * navy  # the figure's lines at 0.72, its bust 0.43: the navy's contrast
+    assert suit_tournament(seen, unknown, colour, candidates, court=True) is None
+    # A difference of shape still decides, at any contrast.
+    striped = [Candidate(_wigged(True), colour), Candidate(_wigged(False), colour)]
+    assert suit_tournament(0.72 * _wigged(True), unknown, colour, striped, court=True) == 0
+
+
 def test_cards_that_differ_by_a_speck_are_not_told_apart() -> None:
     """A court card whose suit is printed mid-card differs in its corners by a speck of
     noise only: the corners decide nothing there, whatever that speck says."""
