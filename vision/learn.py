@@ -258,11 +258,17 @@ def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndar
 
 
 def _confusions(profile: DeckProfile) -> list[LearnProblem]:
-    """Pairs of learned cards too alike to tell apart (read either way up)."""
+    """Pairs of learned cards too alike to tell apart, either way up: the reader compares
+    the card in view with each learned card both ways, and a pass shows cards both ways."""
     problems = []
     whole = unit(profile.whole.reshape(52, -1))
     corner = unit(profile.corner.reshape(52, -1))
-    alike = 0.6 * whole @ whole.T + 0.4 * corner @ corner.T
+    # A card turned half round: its face turned, its two corners swapped (vision.stored
+    # keeps the bottom right one turned).
+    whole_turned = unit(profile.whole[:, ::-1, ::-1].reshape(52, -1))
+    corner_turned = unit(profile.corner[:, ::-1].reshape(52, -1))
+    alike = np.maximum(0.6 * whole @ whole.T + 0.4 * corner @ corner.T,
+                       0.6 * whole @ whole_turned.T + 0.4 * corner @ corner_turned.T)
     np.fill_diagonal(alike, -1.0)
     for i, j in zip(*np.nonzero(np.triu(alike > _TOO_ALIKE)), strict=True):
         if profile.learned[i] and profile.learned[j]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from pytest_mock import MockerFixture
 from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.corpus import render_card
 from vision.descriptors import CORNER, FINE, describe
-from vision.learn import DarkDeckError, OrderError, learn_profile, learning_glare
+from vision.learn import DarkDeckError, OrderError, _confusions, learn_profile, learning_glare
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
@@ -595,3 +596,18 @@ def test_index_check_only_for_decks_whose_corners_never_overrule_a_right_card(
     outcome = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True), name="pips")
     assert corners.read.called
     assert outcome.profile.index_check is checks
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_learning_names_two_cards_too_alike_either_way_up(pip_only_profile: DeckProfile,
+                                                          turned: bool) -> None:
+    """A pass that shows two cards as one picture (a pip-only deck's numbers without their
+    numerals) says so, also where one of the two was learned the other way up."""
+    assert _confusions(pip_only_profile) == []
+    whole, corner = pip_only_profile.whole.copy(), pip_only_profile.corner.copy()
+    four, nine = FULL_DECK.index(Card.parse("4H")), FULL_DECK.index(Card.parse("9H"))
+    whole[nine] = whole[four, ::-1, ::-1] if turned else whole[four]
+    corner[nine] = corner[four, ::-1] if turned else corner[four]
+    twins = replace(pip_only_profile, whole=whole, corner=corner)
+    assert [str(p) for p in _confusions(twins)] == [
+        "4H: looks like 9H: the reader will abstain on both"]
