@@ -181,10 +181,16 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
     both = a.cover * b.cover * (1.0 if region is None else region)
-    seen = both * (np.maximum(unknown, np.maximum(a.hidden, b.hidden)) < 0.5)
+    # The pass's glare only took ink away: where the card learned under it has the more
+    # ink of the two, that ink is known; where it has the less, it may be the glare's.
+    learned_unknown = np.maximum(a.hidden * (soft[0] < soft[1]), b.hidden * (soft[1] < soft[0]))
+    seen = both * (np.maximum(unknown, learned_unknown) < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
-    total = float(place.sum())
+    if float(place.sum()) < _LEAST_DIFFERENCE:
+        return 0.0, 0.0
+    # The share seen of what the learning pass knows of the difference.
+    total = float((place * (learned_unknown < 0.5)).sum())
     if total < _LEAST_DIFFERENCE:
         return 0.0, 0.0
     where = place * seen
