@@ -86,7 +86,8 @@ _HOLLOW_AREA = (100, 800)
 class Aligned:
     """A learned fine ink map over the view's upright one: ``ink`` where it lies over the
     view (softened by _SOFTEN), ``cover`` where it covers the view at all, ``hidden`` where
-    glare lay on it while it was learned (unknown, as the view's glare is)."""
+    glare lay on it while it was learned (where it has the less ink of a difference, unknown,
+    as the view's glare is)."""
 
     ink: np.ndarray
     cover: np.ndarray
@@ -187,9 +188,7 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     seen = both * (np.maximum(unknown, learned_unknown) < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
-    if float(place.sum()) < _LEAST_DIFFERENCE:
-        return 0.0, 0.0
-    # The share seen of what the learning pass knows of the difference.
+    # The share seen is of what the learning pass knows of the difference.
     total = float((place * (learned_unknown < 0.5)).sum())
     if total < _LEAST_DIFFERENCE:
         return 0.0, 0.0
@@ -198,7 +197,8 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     errors = []
     for t in soft:
         # Each candidate at the view's contrast (glare and blur change the ink's depth),
-        # judged on all the ink seen, so the difference alone cannot fit it.
+        # fitted on all the ink seen, so that the difference alone cannot fit it; or, tone
+        # free, on the difference alone.
         fitted_on = where if tone_free else seen
         gain = float((near * t * fitted_on).sum()) / max(float((t * t * fitted_on).sum()),
                                                          1e-9)
