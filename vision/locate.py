@@ -12,6 +12,7 @@ further out for the card's edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Literal
 
@@ -111,8 +112,18 @@ def locate(frame: np.ndarray) -> CardQuad | None:
     if frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError(f"expected a BGR frame, got shape {frame.shape}")
     lightness, scale = _lightness(frame)
-    quad = _found(frame, lightness, scale)
-    return None if quad is None else _grown(lightness, quad).scaled(1 / scale)
+    part = None
+    for quad in _tries(frame, lightness, scale):
+        quad = _grown(lightness, quad)
+        whole = quad.height >= SHORTEST_OUTLINE * lightness.shape[0]
+        # After a part, a whole outline must have the card's margin inside it.
+        if whole and (part is None or _paper_rim(lightness, quad)):
+            return quad.scaled(1 / scale)
+        # Too short for a card: a part of one, which the later tries may find whole. A
+        # glare spot on a paris JS, the paper round it parted from the rest by the jack's
+        # picture, was found first, and the card was held, read from no index.
+        part = part or quad
+    return None if part is None else part.scaled(1 / scale)
 
 
 def _lightness(frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -127,11 +138,11 @@ def _lightness(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(lightness, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR), scale
 
 
-def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
-           ) -> CardQuad | None:
-    """The outline of a card-shaped bright region of the frame, in the pixels of
-    ``lightness`` (the frame resized by ``lightness_scale``), as the tries below first find
-    one."""
+def _tries(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
+           ) -> Iterator[CardQuad]:
+    """The outlines of card-shaped bright regions of the frame, in the pixels of
+    ``lightness`` (the frame resized by ``lightness_scale``), as the tries below find them,
+    in turn."""
     factor = max(1, round(frame.shape[0] / _WORK_H))
     small = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
     scale = 1 / (factor * lightness_scale)  # work pixels per pixel of ``lightness``
@@ -139,13 +150,13 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
     first_mask, first_white = next(masks)
     quad = _search(lightness, first_mask, first_white, scale)
     if quad is not None:
-        return quad
+        yield quad
     # A saturated cloth bright enough to pass for print, joined to the card by a reflection
     # across the box's metal: the card's white alone, its print filled in.
     quad = _best_candidate(lightness, first_white.astype(np.uint8) * 255, first_white, scale,
                            None, False)
     if quad is not None:
-        return quad
+        yield quad
     # One level need not split the card's paper from all else. A light cloth and the box's
     # lit lower rim, as bright as the paper, joined an anglo_bitmap 8H to the cloth round
     # the box: the level between them and the paper parts them. A glare spot on a dim
@@ -157,7 +168,7 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
         levels.append((mask, white))
         quad = _search(lightness, mask, white, scale)
         if quad is not None and _paper_rim(lightness, quad):
-            return quad
+            yield quad
     # A court card's print, dark and across the card from edge to edge, may part its paper
     # in two (an orell KD in a dark room: the opening cut the narrow margin left beside the
     # robe, and neither half was tall enough for a card). Then the two largest parts
@@ -165,7 +176,7 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
     for joined in closings(first_mask):
         quad = _best_candidate(lightness, joined, first_white, scale, None, False, "parted")
         if quad is not None:
-            return quad
+            yield quad
     # A dark thumb's bay may run on into dark print above its tip (an ace's big pip, a
     # court figure) and leave too deep a bay for the hull: then each level's region's own
     # hull, filling less of it, if the edges confirm it and the card's margin lies inside.
@@ -173,8 +184,7 @@ def _found(frame: np.ndarray, lightness: np.ndarray, lightness_scale: float
         for joined in closings(mask):
             quad = _best_candidate(lightness, joined, white, scale, None, False, "bayed")
             if quad is not None and _paper_rim(lightness, quad):
-                return quad
-    return None
+                yield quad
 
 
 def _grown(lightness: np.ndarray, quad: CardQuad) -> CardQuad:
