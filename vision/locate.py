@@ -4,7 +4,8 @@ The card is the large bright, low-saturation region of the frame (vision.region)
 frame around it is dull metal and the table cloth further out. What a reflection or the
 dealer's hand joins to it is cut off, and a bay a dark thumb leaves in it closed over; its
 four sides are then fitted (vision.outline). An outline too short for a card is searched
-further out for the card's edges.
+further out for the card's edges; still short, it is a part of the card, and the later tries
+look on for the whole.
 
 >>> quad = locate(frame)                      # doctest: +SKIP
 >>> card = straighten(frame, quad)            # vision.quad: CARD_H x CARD_W x 3, portrait
