@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.pairwise import fine_ink_map, paper_light
+from vision.pairwise import GLARE_RIM, fine_ink_map, glare_above_light, paper_light
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
@@ -83,6 +83,7 @@ class Seen:
     shift: np.ndarray  # 2 x learned
     whole: np.ndarray  # the upright face descriptor
     maps: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    glared: np.ndarray | None = None
 
     def ink(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`),
@@ -90,6 +91,14 @@ class Seen:
         if self.maps is None:
             self.maps = describe_ink(self.card)
         return self.maps
+
+    def glare(self) -> np.ndarray:
+        """Where glare lifts the paper in view, and a rim round it (float32, 1 inside; the
+        fine maps' grid), made once and only when asked for."""
+        if self.glared is None:
+            lifted = glare_above_light(describe_light(self.card)).astype(np.uint8)
+            self.glared = cv2.dilate(lifted, GLARE_RIM).astype(np.float32)
+        return self.glared
 
 
 def describe_light(card: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink, describe_light, unit
 from vision.locate import locate
+from vision.pairwise import GLARE_RIM, glare_above_light
 from vision.profile_checks import OVERRULES
 from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten, trimmed
 from vision.reader import CornerReader, ModelError
@@ -35,13 +36,10 @@ _TOO_ALIKE = 0.985
 #: print; a deck is dark when most of its faces are. Every aisleriot deck's median card is
 #: at 1.0 (its paper is the brightest and most of it), KDE's dark oxygen deck at 0.2.
 _DARK_FACE = 0.5
-#: Glare in the pass: paper this share of its typical level above the light's plane, over
-#: a card's print whose level is under _BROAD_PRINT of the paper's there (print broader
-#: than the closing that finds the paper: a picture's wig or robe), and a rim round it
-#: (fine-map pixels).
-_GLARE_LIFT = 0.08
+#: Glare in the pass (vision.pairwise.glare_above_light) over a card's print whose level is
+#: under _BROAD_PRINT of the paper's there (print broader than the closing that finds the
+#: paper: a picture's wig or robe), and a rim round it (vision.pairwise.GLARE_RIM).
 _BROAD_PRINT = 0.8
-_GLARE_RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 #: A band of the box along a side of the window this deep or more (a share of the side) is
 #: trimmed off (_on_the_paper): the lips' shadow along a card's edge is shallower. Looked
 #: for within _BAND_REACH of each side: the box beyond a dark gap (under _GAP of the
@@ -212,22 +210,9 @@ def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
     """
     each = np.stack(lights).astype(np.float32)
     light = np.percentile(each, 90, axis=0)
-    h, w = light.shape
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    basis = np.stack([np.ones_like(xs), xs / w, ys / h], axis=-1).reshape(-1, 3)
-    typical = max(float(np.median(light)), 1.0)
-    # The plane through the paper: fitted again without what lies off it, below (print on
-    # most cards there: a deck of big pictures) or above (the glare itself).
-    fit = np.ones(h * w, bool)
-    for _ in range(3):
-        coef, *_ = np.linalg.lstsq(basis[fit], light.ravel()[fit], rcond=None)
-        near = np.abs(light.ravel() - basis @ coef) < _GLARE_LIFT * typical / 2
-        if near.sum() < near.size // 4:
-            break
-        fit = near
-    glare = (light - (basis @ coef).reshape(h, w)) > _GLARE_LIFT * typical
+    glare = glare_above_light(light)
     broad = each < _BROAD_PRINT * light
-    return np.stack([cv2.dilate((glare & b).astype(np.uint8), _GLARE_RIM) for b in broad])
+    return np.stack([cv2.dilate((glare & b).astype(np.uint8), GLARE_RIM) for b in broad])
 
 
 def _is_dark(card: np.ndarray) -> bool:

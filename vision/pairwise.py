@@ -17,8 +17,9 @@ import numpy as np
 
 from vision.pixels import lit_channels, paper_colour
 
-__all__ = ["Placed", "Verdict", "colour_distance", "compare", "fine_ink_map", "ink_colour",
-           "paper_light", "place", "thumb_over", "tournament"]
+__all__ = ["GLARE_RIM", "Placed", "Verdict", "colour_distance", "compare", "fine_ink_map",
+           "glare_above_light", "ink_colour", "paper_light", "place", "thumb_over",
+           "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -36,6 +37,11 @@ _INKED = 0.4
 _FAIR_SHARE = 0.5
 #: Under a glare spot, ink at least this deep is seen; fainter is unknown.
 _GLARED_INK = 0.3
+#: Glare: paper this share of its typical level above the plane of the light over the card
+#: (light falling off across the card is a plane; glare is a spot above it).
+_GLARE_LIFT = 0.08
+#: A rim round glare (half-resolution pixels): its edge fades into the light's plane.
+GLARE_RIM = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 #: Glare that leaves ink less than this of its contrast hides it.
 _LEAST_CONTRAST = 0.3
 #: A side's own ink shown at this share of its depth or more is there; at _ABSENT or less,
@@ -154,6 +160,26 @@ def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
         if reach >= _THUMB_REACH:
             over[part] = 1
     return cv2.dilate(over, _THUMB_SHADOW).astype(np.float32)
+
+
+def glare_above_light(light: np.ndarray) -> np.ndarray:
+    """Where a paper level (as :func:`paper_light` gives it) lies lifted by glare above the
+    light's plane (bool). The plane is fitted again without what lies off it, below (print
+    the closing left: a picture, a deck of big pictures) or above (the glare itself)."""
+    h, w = light.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    basis = np.stack([np.ones_like(xs), xs / w, ys / h], axis=-1).reshape(-1, 3)
+    level = light.astype(np.float32).ravel()
+    typical = max(float(np.median(level)), 1.0)
+    fit = np.ones(h * w, bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(basis[fit], level[fit], rcond=None)
+        near = np.abs(level - basis @ coef) < _GLARE_LIFT * typical / 2
+        if near.sum() < near.size // 4:
+            break
+        fit = near
+    lifted: np.ndarray = (level - basis @ coef).reshape(h, w) > _GLARE_LIFT * typical
+    return lifted
 
 
 def _paper(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:

@@ -70,7 +70,7 @@ class SuitCheck:
             reading = match(scores, card)
         else:
             winner = suit_tournament(*_view(seen), [self._candidate(c) for c in close],
-                                     court=COURT[card])
+                                     court=COURT[card], glare=seen.glare)
             # Court cards' pictures differ all over, not only in their pips: there the ink
             # may overrule only a near tie (on a blind deck whose kings are different
             # pharaohs it named KH for KC at 0.998, 0.136 below the best match). So may the

@@ -17,6 +17,7 @@ in view instead (a heart turned half round is nearly a spade without its stem).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -73,6 +74,11 @@ _LEAST_DIFFERENCE = 20
 #: there, while its picture's broad shading differs between two learning frames by more
 #: than a pip (a blind deck's dark silhouettes named QC for a QS at 1.000).
 _COURT_CORNER = (0.3, 0.25)
+#: A candidate is brought to the view's contrast on its ink clear of the view's glare where
+#: at least this share of its ink seen lies there; else on all its ink seen. (Fitted on the
+#: paper round a pip wholly under a spot, a gain is noise: a dev deck's AD in view fitted
+#: the AH's wider heart, -0.86; deciding alone, that read it as AH at 0.94.)
+_CLEAR_OF_GLARE = 0.25
 #: The ink levels at which hollows are filled (:func:`solid`).
 _FILL_LEVELS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 #: The hollows filled (pixels of the fine map). The closing leaves dark what of a pip its
@@ -172,13 +178,13 @@ def each_corner(shape: tuple[int, ...]) -> list[np.ndarray]:
 
 
 def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
-                  region: np.ndarray | None = None,
-                  tone_free: bool = False) -> tuple[float, float]:
+                  region: np.ndarray | None = None, tone_free: bool = False,
+                  glare: np.ndarray | None = None) -> tuple[float, float]:
     """(evidence, visible): how much better the view's ink fits ``a`` than ``b`` where they
     differ (+1: only ``a`` fits, -1: only ``b``), and the share of that place seen; only
     inside ``region`` (a mask) if one is given. ``tone_free``: each candidate is brought to
     the view's contrast on that place alone, so that print of one shape in a lighter or a
-    darker ink fits either."""
+    darker ink fits either. ``glare``: where glare lifts the view's paper (1 inside)."""
     soft = [a.ink, b.ink]
     near = cv2.GaussianBlur(view, (0, 0), _SOFTEN)
     both = a.cover * b.cover * (1.0 if region is None else region)
@@ -194,15 +200,26 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
         return 0.0, 0.0
     where = place * seen
     visible = float(where.sum()) / total
+    # The view's glare, where it is not clipped white, may take ink away too: ink the view
+    # shows there is there, but ink it lacks there may be the glare's doing, and a candidate
+    # with more ink there is not held to it (a blind deck's pip-only AS, a spot's shoulder
+    # over its middle, fitted the AC's club better than its own spade: read AC at 1.000).
+    in_glare = np.zeros_like(near) if glare is None else glare
     errors = []
     for t in soft:
         # Each candidate at the view's contrast (glare and blur change the ink's depth),
-        # fitted on all the ink seen, so that the difference alone cannot fit it; or, tone
-        # free, on the difference alone.
+        # fitted on all the ink seen (clear of the view's glare, _CLEAR_OF_GLARE), so that
+        # the difference alone cannot fit it; or, tone free, on the difference alone.
         fitted_on = where if tone_free else seen
+        clear = fitted_on * (1.0 - in_glare)
+        ink_seen = float((t * t * fitted_on).sum())
+        if float((t * t * clear).sum()) >= _CLEAR_OF_GLARE * ink_seen:
+            fitted_on = clear
         gain = float((near * t * fitted_on).sum()) / max(float((t * t * fitted_on).sum()),
                                                          1e-9)
-        errors.append(float((((near - np.clip(gain, 0.3, 2.0) * t) ** 2) * where).sum()))
+        residual = near - np.clip(gain, 0.3, 2.0) * t
+        residual[(in_glare > 0) & (residual < 0)] = 0.0
+        errors.append(float(((residual ** 2) * where).sum()))
     return (errors[1] - errors[0]) / max(errors[0] + errors[1], 1e-9), visible
 
 
@@ -233,7 +250,8 @@ def colour_verdict(view: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
                     candidates: list[Candidate], evidence: float = SHAPE_EVIDENCE,
                     colour_evidence: float = COLOUR_EVIDENCE,
-                    colours_apart: float = COLOURS_APART, court: bool = False) -> int | None:
+                    colours_apart: float = COLOURS_APART, court: bool = False,
+                    glare: Callable[[], np.ndarray] | None = None) -> int | None:
     """The candidate (index) the view prefers to every other one, or None: to one of another
     colour (inks at least ``colours_apart`` in redness) by its ink's colour, by at least
     ``colour_evidence``; to one of its colour by the pips' shapes, by at least
@@ -246,9 +264,14 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     Court cards (``court``) are compared in their corners first (:func:`corners_only`), and
     over the whole card only where the corners decide nothing, nor one corner says one card
     and another the other (:func:`each_corner`). Pips and the corners are compared as they
-    are and with their hollows filled (:func:`solid`)."""
+    are and with their hollows filled (:func:`solid`). ``glare`` gives where glare lifts
+    the view's paper (:func:`shape_verdict`), asked for only where the shapes are compared."""
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
+
+    @functools.cache
+    def view_glare() -> np.ndarray:
+        return np.zeros_like(view) if glare is None else glare()
 
     @functools.cache
     def compared(filled: bool) -> Compared:
@@ -258,7 +281,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         return seen, [align(seen, solid(c.fine) if c.filled is None else c.filled, c.glare)
                       for c in candidates]
 
-    def prefers(i: int, j: int, filled_too: bool, region: np.ndarray | None) -> bool:
+    def prefers(i: int, j: int, filled_too: bool, region: np.ndarray | None,
+                glare_too: bool = False) -> bool:
         a, b = candidates[i], candidates[j]
         apart = colour_distance(a.colour, b.colour)
         leaning = colour_verdict(colour, a.colour, b.colour)
@@ -278,7 +302,11 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             return False
         def verdict(filled: bool) -> tuple[float, float]:
             seen, placed = compared(filled)
-            return shape_verdict(seen, unknown, placed[i], placed[j], region)
+            score, visible = shape_verdict(seen, unknown, placed[i], placed[j], region)
+            if glare_too:
+                score = min(score, shape_verdict(seen, unknown, placed[i], placed[j], region,
+                                                 glare=view_glare())[0])
+            return score, visible
 
         score, visible = verdict(False)
         if visible < SEEN_ENOUGH:  # no difference seen in the maps as they are
@@ -324,6 +352,15 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             if all(prefers(i, j, filled_too, region) for j in range(n) if j != i):
                 whole_card = court and region is None
                 if whole_card and any(corners_disagree(i, j) for j in range(n) if j != i):
+                    return None
+                # The view's glare may have taken ink away: the shapes must hold with what
+                # the view lacks under it forgiven too. Forgiving lacks alone favours the
+                # card with the more ink there, so this only holds: the suit is left to no
+                # one, and a court card's corners held so are not passed on to the whole
+                # card (passed on, a blind deck's pip-only QC, one figure with its QS, was
+                # read as QS).
+                if view_glare().any() and not all(prefers(i, j, filled_too, region, True)
+                                                  for j in range(n) if j != i):
                     return None
                 return i
     return None
