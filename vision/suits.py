@@ -269,6 +269,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
+    shapes_compared = False
+
     @functools.cache
     def view_glare() -> np.ndarray:
         return np.zeros_like(view) if glare is None else glare()
@@ -301,6 +303,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # 0.2 from the JC's) fitted the JC's shapes better than the JD's, at 1.000.
             return False
         def verdict(filled: bool) -> tuple[float, float]:
+            nonlocal shapes_compared
+            shapes_compared = True
             seen, placed = compared(filled)
             score, visible = shape_verdict(seen, unknown, placed[i], placed[j], region)
             if glare_too:
@@ -359,8 +363,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
                 # one, and a court card's corners held so are not passed on to the whole
                 # card (passed on, a blind deck's pip-only QC, one figure with its QS, was
                 # read as QS).
-                if view_glare().any() and not all(prefers(i, j, filled_too, region, True)
-                                                  for j in range(n) if j != i):
+                if (shapes_compared and view_glare().any()
+                        and not all(prefers(i, j, filled_too, region, True)
+                                    for j in range(n) if j != i)):
                     return None
                 return i
     return None
