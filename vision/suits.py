@@ -204,21 +204,21 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     # shows there is there, but ink it lacks there may be the glare's doing, and a candidate
     # with more ink there is not held to it (a blind deck's pip-only AS, a spot's shoulder
     # over its middle, fitted the AC's club better than its own spade: read AC at 1.000).
-    in_glare = np.zeros_like(near) if glare is None else glare
     errors = []
     for t in soft:
         # Each candidate at the view's contrast (glare and blur change the ink's depth),
         # fitted on all the ink seen (clear of the view's glare, _CLEAR_OF_GLARE), so that
         # the difference alone cannot fit it; or, tone free, on the difference alone.
         fitted_on = where if tone_free else seen
-        clear = fitted_on * (1.0 - in_glare)
-        ink_seen = float((t * t * fitted_on).sum())
-        if float((t * t * clear).sum()) >= _CLEAR_OF_GLARE * ink_seen:
-            fitted_on = clear
+        if glare is not None:
+            clear = fitted_on * (1.0 - glare)
+            if float((t * t * clear).sum()) >= _CLEAR_OF_GLARE * float((t * t * fitted_on).sum()):
+                fitted_on = clear
         gain = float((near * t * fitted_on).sum()) / max(float((t * t * fitted_on).sum()),
                                                          1e-9)
         residual = near - np.clip(gain, 0.3, 2.0) * t
-        residual[(in_glare > 0) & (residual < 0)] = 0.0
+        if glare is not None:
+            residual[(glare > 0) & (residual < 0)] = 0.0
         errors.append(float(((residual ** 2) * where).sum()))
     return (errors[1] - errors[0]) / max(errors[0] + errors[1], 1e-9), visible
 
@@ -269,7 +269,13 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
-    shapes_compared = False
+    # Pips and the suit signs of the corners are compared both as they are and filled
+    # (solid): either may decide, not against the other, and the filled maps only where
+    # the maps as they are show a difference. Filling closes letters' counters and a
+    # framed picture's pieces too: dondorf's pip-only QC, filled, fitted the QH's corners
+    # (-0.31), as it was the QC's (+0.92); its pip-only court cards, no suit in their
+    # corners, showed differences there only filled. A court picture is compared as it is.
+    passes = [(True, corners_only(view.shape)), (False, None)] if court else [(True, None)]
 
     @functools.cache
     def view_glare() -> np.ndarray:
@@ -283,8 +289,17 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         return seen, [align(seen, solid(c.fine) if c.filled is None else c.filled, c.glare)
                       for c in candidates]
 
-    def prefers(i: int, j: int, filled_too: bool, region: np.ndarray | None,
-                glare_too: bool = False) -> bool:
+    @functools.cache
+    def shapes(i: int, j: int, filled: bool, step: int, forgiven: bool = False,
+               tone_free: bool = False) -> tuple[float, float]:
+        """:func:`shape_verdict` of cards i and j in the region of pass ``step``, made once
+        (the answer is asked again with the view's glare forgiven)."""
+        seen, placed = compared(filled)
+        return shape_verdict(seen, unknown, placed[i], placed[j], passes[step][1],
+                             tone_free, view_glare() if forgiven else None)
+
+    def prefers(i: int, j: int, step: int, glare_too: bool = False) -> bool:
+        filled_too, region = passes[step]
         a, b = candidates[i], candidates[j]
         apart = colour_distance(a.colour, b.colour)
         leaning = colour_verdict(colour, a.colour, b.colour)
@@ -303,13 +318,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # 0.2 from the JC's) fitted the JC's shapes better than the JD's, at 1.000.
             return False
         def verdict(filled: bool) -> tuple[float, float]:
-            nonlocal shapes_compared
-            shapes_compared = True
-            seen, placed = compared(filled)
-            score, visible = shape_verdict(seen, unknown, placed[i], placed[j], region)
-            if glare_too:
-                score = min(score, shape_verdict(seen, unknown, placed[i], placed[j], region,
-                                                 glare=view_glare())[0])
+            score, visible = shapes(i, j, filled, step)
+            if glare_too and view_glare().any():
+                score = min(score, shapes(i, j, filled, step, forgiven=True)[0])
             return score, visible
 
         score, visible = verdict(False)
@@ -321,9 +332,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # queens are one figure, the QC's bust grey and the QS's navy. Brought to the
             # view's contrast over that bust alone, a QC in warm light fitted both (-0.17);
             # over all its ink, the QS (+0.27), and it was read QS at 1.000. Both must hold.
-            seen, placed = compared(False)
-            score = min(score, shape_verdict(seen, unknown, placed[i], placed[j],
-                                             tone_free=True)[0])
+            score = min(score, shapes(i, j, False, step, tone_free=True)[0])
         scores = [score]
         if filled_too:
             score, visible = verdict(True)
@@ -343,29 +352,20 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         scores = [score for score, visible in said if visible >= SEEN_ENOUGH]
         return bool(scores) and max(scores) >= evidence and min(scores) <= -evidence
 
-    # Pips and the suit signs of the corners are compared both as they are and filled
-    # (solid): either may decide, not against the other, and the filled maps only where
-    # the maps as they are show a difference. Filling closes letters' counters and a
-    # framed picture's pieces too: dondorf's pip-only QC, filled, fitted the QH's corners
-    # (-0.31), as it was the QC's (+0.92); its pip-only court cards, no suit in their
-    # corners, showed differences there only filled. A court picture is compared as it is.
-    passes = [(True, corners_only(view.shape)), (False, None)] if court else [(True, None)]
     n = len(candidates)
-    for filled_too, region in passes:
+    for step, (_, region) in enumerate(passes):
         for i in range(n):
-            if all(prefers(i, j, filled_too, region) for j in range(n) if j != i):
-                whole_card = court and region is None
-                if whole_card and any(corners_disagree(i, j) for j in range(n) if j != i):
+            rivals = [j for j in range(n) if j != i]
+            if all(prefers(i, j, step) for j in rivals):
+                if court and region is None and any(corners_disagree(i, j) for j in rivals):
                     return None
                 # The view's glare may have taken ink away: the shapes must hold with what
-                # the view lacks under it forgiven too. Forgiving lacks alone favours the
-                # card with the more ink there, so this only holds: the suit is left to no
-                # one, and a court card's corners held so are not passed on to the whole
-                # card (passed on, a blind deck's pip-only QC, one figure with its QS, was
-                # read as QS).
-                if (shapes_compared and view_glare().any()
-                        and not all(prefers(i, j, filled_too, region, True)
-                                    for j in range(n) if j != i)):
+                # the view lacks under it forgiven too (asked again, the verdicts as they are
+                # made once). Forgiving lacks alone favours the card with the more ink
+                # there, so this only holds: the suit is left to no one, and a court card's
+                # corners held so are not passed on to the whole card (passed on, a blind
+                # deck's pip-only QC, one figure with its QS, was read as QS).
+                if not all(prefers(i, j, step, glare_too=True) for j in rivals):
                     return None
                 return i
     return None
