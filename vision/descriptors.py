@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.pairwise import GLARE_RIM, fine_ink_map, glare_above_light, paper_light
+from vision.pairwise import GLARE_RIM, glare_above_light, ink_against_paper
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
 __all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink",
-           "describe_light", "middles", "shifted_views", "unit"]
+           "describe_ink_and_light", "middles", "shifted_views", "unit"]
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
 WHOLE = (36, 50)
@@ -63,13 +63,23 @@ def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _print_only(whole), np.stack([_print_only(c) for c in corners])
 
 
-def describe_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+#: A card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`).
+InkMaps = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def describe_ink(card: np.ndarray) -> InkMaps:
     """(ink, unknown) maps (float32, 0..1) of a straightened card's face on the grid of its
     whole-face descriptor, then the same at half the card's resolution
     (vision.pairwise.fine_ink_map): (ink, unknown, fine ink, fine unknown)."""
-    fine, hidden = fine_ink_map(_face(card))
+    return describe_ink_and_light(card)[0]
+
+
+def describe_ink_and_light(card: np.ndarray) -> tuple[InkMaps, np.ndarray]:
+    """:func:`describe_ink`, and the paper's level over the face that the ink is measured
+    against, on the fine maps' grid (vision.pairwise.ink_against_paper)."""
+    fine, hidden, light = ink_against_paper(_face(card))
     return (cv2.resize(fine, WHOLE, interpolation=cv2.INTER_AREA),
-            cv2.resize(hidden, WHOLE, interpolation=cv2.INTER_AREA), fine, hidden)
+            cv2.resize(hidden, WHOLE, interpolation=cv2.INTER_AREA), fine, hidden), light
 
 
 @dataclass(slots=True)
@@ -82,28 +92,27 @@ class Seen:
     scores: np.ndarray
     shift: np.ndarray  # 2 x learned
     whole: np.ndarray  # the upright face descriptor
-    maps: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    maps: InkMaps | None = None
+    light: np.ndarray | None = None
     glared: np.ndarray | None = None
 
-    def ink(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def ink(self) -> InkMaps:
         """The card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`),
         made once and only when asked for."""
         if self.maps is None:
-            self.maps = describe_ink(self.card)
+            self.maps, self.light = describe_ink_and_light(self.card)
         return self.maps
 
     def glare(self) -> np.ndarray:
         """Where glare lifts the paper in view, and a rim round it (float32, 1 inside; the
-        fine maps' grid), made once and only when asked for."""
+        fine maps' grid), made once and only when asked for (from the paper's level the
+        ink maps are measured against)."""
         if self.glared is None:
-            lifted = glare_above_light(describe_light(self.card)).astype(np.uint8)
+            self.ink()
+            assert self.light is not None
+            lifted = glare_above_light(self.light).astype(np.uint8)
             self.glared = cv2.dilate(lifted, GLARE_RIM).astype(np.float32)
         return self.glared
-
-
-def describe_light(card: np.ndarray) -> np.ndarray:
-    """The paper's level over a straightened card's face, on the fine maps' grid."""
-    return paper_light(_face(card))
 
 
 def _face(card: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
-from vision.descriptors import FINE, describe, describe_ink, describe_light, unit
+from vision.descriptors import FINE, describe, describe_ink_and_light, unit
 from vision.locate import locate
 from vision.pairwise import GLARE_RIM, glare_above_light
 from vision.profile_checks import OVERRULES
@@ -162,7 +162,8 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         # outline for all, not each frame's own estimate of it.
         cards = [straighten(f, window) for f in (*found, *unplaced)]
         dark.append(_is_dark(cards[0]))
-        lights.append(np.mean([describe_light(c) for c in cards], axis=0))
+        inks, light = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
+        lights.append(np.mean(light, axis=0))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
@@ -173,7 +174,6 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
             ink = np.zeros((52, *w.shape[:2]), np.float32)
         whole[index[card]], corner[index[card]] = w, k
         # As the file will keep it (vision.profile: a few levels of ink).
-        inks = [describe_ink(c) for c in cards]
         ink[index[card]] = stored_ink(np.mean([i[0] for i in inks], axis=0))
         fine[index[card]] = stored_fine(np.mean([i[2] for i in inks], axis=0))
         learned[index[card]] = True
@@ -196,8 +196,8 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
 
 def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
     """For each learned card, where the pass's glare lay on its broad print (1, else 0; the
-    fine maps' grid), from the paper's level on each card (vision.descriptors.describe_light;
-    one map per card, in the order given).
+    fine maps' grid), from the paper's level on each card (one map per card, in the order
+    given; vision.descriptors.describe_ink_and_light).
 
     The light over the window is the paper's level as most cards show it (its 90th
     percentile over the cards: a big picture or index hides the paper on some). Light

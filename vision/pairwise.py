@@ -10,6 +10,7 @@ Hidden evidence decides nothing.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -18,7 +19,7 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["GLARE_RIM", "Placed", "Verdict", "colour_distance", "compare", "fine_ink_map",
-           "glare_above_light", "ink_colour", "paper_light", "place", "thumb_over",
+           "glare_above_light", "ink_against_paper", "ink_colour", "place", "thumb_over",
            "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
@@ -88,7 +89,15 @@ class Verdict:
 
 
 def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ink 0..1, unknown 0 or 1) of a card's face at half its resolution.
+    """(ink 0..1, unknown 0 or 1) of a card's face at half its resolution
+    (:func:`ink_against_paper`)."""
+    ink, unknown, _ = ink_against_paper(inner)
+    return ink, unknown
+
+
+def ink_against_paper(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ink 0..1, unknown 0 or 1, the paper's level 0..255 it is measured against) of a
+    card's face at half its resolution.
 
     Ink is how much darker than the paper around it a pixel is, in its darkest channel
     (red ink is dark in green and blue) of those the light lets the paper show. The paper's
@@ -110,13 +119,7 @@ def fine_ink_map(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                if typical < _CLIPPED - 8 else np.zeros_like(grey, bool))
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
-    return ink, np.maximum(hidden, _thumb_in(grey, typical))
-
-
-def paper_light(inner: np.ndarray) -> np.ndarray:
-    """The paper's level (float32, 0..255) over a card's face at half its resolution, as
-    :func:`fine_ink_map` measures ink against it."""
-    return _paper(_half_darkest(inner))[1]
+    return ink, np.maximum(hidden, _thumb_in(grey, typical)), paper
 
 
 def thumb_over(inner: np.ndarray) -> np.ndarray:
@@ -163,23 +166,32 @@ def _thumb_in(grey: np.ndarray, typical: float) -> np.ndarray:
 
 
 def glare_above_light(light: np.ndarray) -> np.ndarray:
-    """Where a paper level (as :func:`paper_light` gives it) lies lifted by glare above the
+    """Where a paper level (as :func:`ink_against_paper` gives it) lies lifted by glare above the
     light's plane (bool). The plane is fitted again without what lies off it, below (print
     the closing left: a picture, a deck of big pictures) or above (the glare itself)."""
     h, w = light.shape
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    basis = np.stack([np.ones_like(xs), xs / w, ys / h], axis=-1).reshape(-1, 3)
-    level = light.astype(np.float32).ravel()
+    basis = _plane_basis(h, w)
+    level = light.astype(np.float64).ravel()
     typical = max(float(np.median(level)), 1.0)
     fit = np.ones(h * w, bool)
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(basis[fit], level[fit], rcond=None)
+        # Least squares by its normal equations: three unknowns (a read's glare check
+        # took half again as long through a general solver).
+        on = basis[fit]
+        coef = np.linalg.solve(on.T @ on, on.T @ level[fit])
         near = np.abs(level - basis @ coef) < _GLARE_LIFT * typical / 2
         if near.sum() < near.size // 4:
             break
         fit = near
     lifted: np.ndarray = (level - basis @ coef).reshape(h, w) > _GLARE_LIFT * typical
     return lifted
+
+
+@functools.cache
+def _plane_basis(h: int, w: int) -> np.ndarray:
+    """A plane's terms (1, x, y; x and y 0..1) at each pixel of an h x w map, a row each."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    return np.stack([np.ones_like(xs), xs / w, ys / h], axis=-1).reshape(-1, 3)
 
 
 def _paper(grey: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
