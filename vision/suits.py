@@ -265,7 +265,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     over the whole card only where the corners decide nothing, nor one corner says one card
     and another the other (:func:`each_corner`). Pips and the corners are compared as they
     are and with their hollows filled (:func:`solid`). ``glare`` gives where glare lifts
-    the view's paper (:func:`shape_verdict`), asked for only where the shapes are compared."""
+    the view's paper (:func:`shape_verdict`), asked for only where the shapes are compared:
+    the shapes as they are must decide with what the view lacks there forgiven too."""
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
@@ -317,13 +318,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # court card's, its picture's colours mixed: a blind deck's red JH (its inks
             # 0.2 from the JC's) fitted the JC's shapes better than the JD's, at 1.000.
             return False
-        def verdict(filled: bool) -> tuple[float, float]:
-            score, visible = shapes(i, j, filled, step)
-            if glare_too and view_glare().any():
-                score = min(score, shapes(i, j, filled, step, forgiven=True)[0])
-            return score, visible
-
-        score, visible = verdict(False)
+        score, visible = shapes(i, j, False, step)
         if visible < SEEN_ENOUGH:  # no difference seen in the maps as they are
             return False
         if court and region is None:
@@ -333,9 +328,15 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # view's contrast over that bust alone, a QC in warm light fitted both (-0.17);
             # over all its ink, the QS (+0.27), and it was read QS at 1.000. Both must hold.
             score = min(score, shapes(i, j, False, step, tone_free=True)[0])
+        if glare_too and view_glare().any():
+            # With what the view lacks under its glare forgiven, the maps as they are must
+            # still decide. Filled, they would forgive the fill too, ink the print lacks:
+            # dondorf's pip-only KS, its corners filled, fitted the KC's at -1.00 so (+0.62
+            # not forgiven), as they are at +0.81 either way.
+            return min(score, shapes(i, j, False, step, forgiven=True)[0]) >= evidence
         scores = [score]
         if filled_too:
-            score, visible = verdict(True)
+            score, visible = shapes(i, j, True, step)
             scores += [score] if visible >= SEEN_ENOUGH else []
         return max(scores) >= evidence and min(scores) > -evidence
 
@@ -359,8 +360,8 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             if all(prefers(i, j, step) for j in rivals):
                 if court and region is None and any(corners_disagree(i, j) for j in rivals):
                     return None
-                # The view's glare may have taken ink away: the shapes must hold with what
-                # the view lacks under it forgiven too (asked again, the verdicts as they are
+                # The view's glare may have taken ink away: the maps as they are must still
+                # decide with what the view lacks under it forgiven (asked again, each verdict
                 # made once). Forgiving lacks alone favours the card with the more ink
                 # there, so this only holds: the suit is left to no one, and a court card's
                 # corners held so are not passed on to the whole card (passed on, a blind

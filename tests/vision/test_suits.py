@@ -177,6 +177,25 @@ def test_a_framed_court_picture_filled_decides_no_suit(rival: str) -> None:
     assert suit_tournament(view, unknown, grey, learned, court=True) == 0
 
 
+@pytest.mark.parametrize("under", ["top half", "left half", "whole card"])
+def test_under_the_views_glare_a_court_cards_corners_decide_as_they_are(under: str) -> None:
+    """dondorf's pip-only court cards print no suit in their corners; filled, the framed
+    picture's pieces there are broad ink, more of it in the QD's than in the QS's. Under
+    the view's glare a card's ink beyond the view's is forgiven: forgiven on the filled
+    maps, the QD's fill held a QS in view, whose corners as they are tell it at once."""
+    dondorf = {c: on_white(f) for c, f in faces("dondorf", pip_only=True).items()}
+    grey = np.array([0.4, 0.33, 0.27], np.float32)
+    learned = [Candidate(_fine(dondorf, "QS", 1.2)[0], grey),
+               Candidate(_fine(dondorf, "QD", 0.0)[0], grey)]
+    view, unknown = _fine(dondorf, "QS", 0.5)
+    h, w = FINE
+    glare = np.zeros(FINE, np.float32)
+    glare[{"top half": np.s_[:h // 2], "left half": np.s_[:, :w // 2],
+           "whole card": np.s_[:]}[under]] = 1.0
+    assert suit_tournament(view, unknown, grey, learned, court=True,
+                           glare=lambda: glare) == 0
+
+
 def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading() -> None:
     """Two learning frames shade a broad picture differently, by more than a pip differs:
     over the whole card the shading decides, in the corners the suit does."""
