@@ -266,7 +266,7 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     and another the other (:func:`each_corner`). Pips and the corners are compared as they
     are and with their hollows filled (:func:`solid`). ``glare`` gives where glare lifts
     the view's paper (:func:`shape_verdict`), asked for only where the shapes are compared:
-    the shapes as they are must decide with what the view lacks there forgiven too."""
+    with what the view lacks there forgiven, the shapes must still pick the same card."""
     inked = float((view > _INKED).sum())
     dark = [float((c.fine > _INKED).sum()) for c in candidates]
 
@@ -328,17 +328,20 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             # view's contrast over that bust alone, a QC in warm light fitted both (-0.17);
             # over all its ink, the QS (+0.27), and it was read QS at 1.000. Both must hold.
             score = min(score, shapes(i, j, False, step, tone_free=True)[0])
-        if glare_too and view_glare().any():
-            # With what the view lacks under its glare forgiven, the maps as they are must
-            # still decide. Filled, they would forgive the fill too, ink the print lacks:
-            # dondorf's pip-only KS, its corners filled, fitted the KC's at -1.00 so (+0.62
-            # not forgiven), as they are at +0.81 either way.
-            return min(score, shapes(i, j, False, step, forgiven=True)[0]) >= evidence
+        forgiven = glare_too and view_glare().any()
+        if forgiven:
+            score = min(score, shapes(i, j, False, step, forgiven=True)[0])
         scores = [score]
         if filled_too:
-            score, visible = shapes(i, j, True, step)
-            scores += [score] if visible >= SEEN_ENOUGH else []
-        return max(scores) >= evidence and min(scores) > -evidence
+            filled, visible = shapes(i, j, True, step)
+            if forgiven:
+                filled = min(filled, shapes(i, j, True, step, forgiven=True)[0])
+            scores += [filled] if visible >= SEEN_ENOUGH else []
+        # Under the view's glare only the maps as they are may say the other card: filled,
+        # they would forgive the fill too, ink the print lacks (dondorf's pip-only KS, its
+        # corners filled, fitted the KC's at -1.00 so, +0.62 not forgiven, as they are
+        # +0.81 either way).
+        return max(scores) >= evidence and (score if forgiven else min(scores)) > -evidence
 
     def corners_disagree(i: int, j: int) -> bool:
         """Whether one corner prefers card i to card j and another j to i. The whole card
@@ -360,9 +363,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
             if all(prefers(i, j, step) for j in rivals):
                 if court and region is None and any(corners_disagree(i, j) for j in rivals):
                     return None
-                # The view's glare may have taken ink away: the maps as they are must still
-                # decide with what the view lacks under it forgiven (asked again, each verdict
-                # made once). Forgiving lacks alone favours the card with the more ink
+                # The view's glare may have taken ink away: the shapes must hold with what
+                # the view lacks under it forgiven too (asked again, each verdict made
+                # once). Forgiving lacks alone favours the card with the more ink
                 # there, so this only holds: the suit is left to no one, and a court card's
                 # corners held so are not passed on to the whole card (passed on, a blind
                 # deck's pip-only QC, one figure with its QS, was read as QS).
