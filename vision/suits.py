@@ -338,9 +338,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
                 filled = min(filled, shapes(i, j, True, step, forgiven=True)[0])
             scores += [filled] if visible >= SEEN_ENOUGH else []
         # Under the view's glare only the maps as they are may say the other card: filled,
-        # they would forgive the fill too, ink the print lacks (dondorf's pip-only KS, its
-        # corners filled, fitted the KC's at -1.00 so, +0.62 not forgiven, as they are
-        # +0.81 either way).
+        # they would forgive the fill too, ink the print lacks (dondorf's pip-only KS: its
+        # corners filled fitted the KC's at -1.00 with the fill forgiven, +0.62 without;
+        # as they are, +0.81 either way).
         return max(scores) >= evidence and (score if forgiven else min(scores)) > -evidence
 
     def corners_disagree(i: int, j: int) -> bool:
