@@ -14,8 +14,8 @@ from vision.pairwise import GLARE_RIM, glare_above_light, ink_against_paper
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
-__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink",
-           "describe_ink_and_light", "middles", "shifted_views", "unit"]
+__all__ = ["CORNER", "FINE", "SHIFT", "WHOLE", "Seen", "describe", "describe_ink_and_light",
+           "middles", "shifted_views", "unit"]
 
 #: Descriptor sizes (width, height): the whole face, and the index corner.
 WHOLE = (36, 50)
@@ -63,19 +63,14 @@ def describe(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _print_only(whole), np.stack([_print_only(c) for c in corners])
 
 
-#: A card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`).
+#: A card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink_and_light`).
 InkMaps = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def describe_ink(card: np.ndarray) -> InkMaps:
-    """(ink, unknown) maps (float32, 0..1) of a straightened card's face on the grid of its
-    whole-face descriptor, then the same at half the card's resolution
-    (vision.pairwise.fine_ink_map): (ink, unknown, fine ink, fine unknown)."""
-    return describe_ink_and_light(card)[0]
-
-
 def describe_ink_and_light(card: np.ndarray) -> tuple[InkMaps, np.ndarray]:
-    """:func:`describe_ink`, and the paper's level over the face that the ink is measured
+    """(ink, unknown) maps (float32, 0..1) of a straightened card's face on the grid of its
+    whole-face descriptor, then the same at half the card's resolution: (ink, unknown, fine
+    ink, fine unknown); and the paper's level over the face that the ink is measured
     against, on the fine maps' grid (vision.pairwise.ink_against_paper)."""
     fine, hidden, light = ink_against_paper(_face(card))
     return (cv2.resize(fine, WHOLE, interpolation=cv2.INTER_AREA),
@@ -97,7 +92,7 @@ class Seen:
     glared: np.ndarray | None = None
 
     def ink(self) -> InkMaps:
-        """The card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink`),
+        """The card's (ink, unknown, fine ink, fine unknown) maps (:func:`describe_ink_and_light`),
         made once and only when asked for."""
         if self.maps is None:
             self.maps, self.light = describe_ink_and_light(self.card)

@@ -162,8 +162,8 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         # outline for all, not each frame's own estimate of it.
         cards = [straighten(f, window) for f in (*found, *unplaced)]
         dark.append(_is_dark(cards[0]))
-        inks, light = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
-        lights.append(np.mean(light, axis=0))
+        inks, papers = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
+        lights.append(np.mean(papers, axis=0))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)

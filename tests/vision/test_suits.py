@@ -11,7 +11,7 @@ import pytest
 
 from shoe.cards import FULL_DECK, Card, Rank
 from vision.corpus import on_white
-from vision.descriptors import FINE, describe, describe_ink
+from vision.descriptors import FINE, describe, describe_ink_and_light
 from vision.learn import learn_profile
 from vision.pairwise import colour_distance, fine_ink_map, ink_colour
 from vision.profile import ProfileReader
@@ -44,7 +44,7 @@ def _view(profile: DeckProfile, frame: np.ndarray
     """(fine ink, fine unknown, ink colour) of the card in view, through the window."""
     assert profile.window is not None
     card = straighten(frame, profile.window)
-    ink, _, fine, unknown = describe_ink(card)
+    (ink, _, fine, unknown), _ = describe_ink_and_light(card)
     return fine, unknown, ink_colour(describe(card)[0], ink)
 
 
