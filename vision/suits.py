@@ -277,6 +277,9 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     # (-0.31), as it was the QC's (+0.92); its pip-only court cards, no suit in their
     # corners, showed differences there only filled. A court picture is compared as it is.
     passes = [(True, corners_only(view.shape)), (False, None)] if court else [(True, None)]
+    # A court picture beyond its corners: a region asked for apart (corners_say_other).
+    regions = [region for _, region in passes] + ([1.0 - passes[0][1]] if court else [])
+    beyond = len(passes)
 
     @functools.cache
     def view_glare() -> np.ndarray:
@@ -293,10 +296,11 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     @functools.cache
     def shapes(i: int, j: int, filled: bool, step: int, forgiven: bool = False,
                tone_free: bool = False) -> tuple[float, float]:
-        """:func:`shape_verdict` of cards i and j in the region of pass ``step``, made once
-        (the answer is asked again with the view's glare forgiven)."""
+        """:func:`shape_verdict` of cards i and j in the region of pass ``step`` (or
+        ``beyond`` the corners), made once (the answer is asked again with the view's glare
+        forgiven)."""
         seen, placed = compared(filled)
-        return shape_verdict(seen, unknown, placed[i], placed[j], passes[step][1],
+        return shape_verdict(seen, unknown, placed[i], placed[j], regions[step],
                              tone_free, view_glare() if forgiven else None)
 
     def prefers(i: int, j: int, step: int, glare_too: bool = False) -> bool:
@@ -322,6 +326,10 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         if visible < SEEN_ENOUGH:  # no difference seen in the maps as they are
             return False
         if court and region is None:
+            if corners_say_other(i, j):
+                score, visible = shapes(i, j, False, beyond)
+                if visible < SEEN_ENOUGH:
+                    return False
             # A court picture may differ in one ink's tone alone, which the light's
             # contrast across the card decides as much as the print: a blind deck's four
             # queens are one figure, the QC's bust grey and the QS's navy. Brought to the
@@ -342,6 +350,19 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
         # corners filled fitted the KC's at -1.00 with the fill forgiven, +0.62 without;
         # as they are, +0.81 either way).
         return max(scores) >= evidence and (score if forgiven else min(scores)) > -evidence
+
+    def corners_say_other(i: int, j: int) -> bool:
+        """Whether the corners, as they are or filled, prefer card j to card i. Then the
+        whole card may prefer i only by its picture beyond the corners: where the two maps
+        disagree there, the whole card, compared as it is, would side with one of them.
+        tango_nuevo's pip-only KD showed a solid diamond, learned as a ring (a sign as wide
+        as the paper's closing): its corners as they are fitted the KS's solid spade better
+        (+0.62), filled the KD's diamond (-0.67), and the whole card as it is read KS at
+        1.000; beyond the corners the KD fits a little better (+0.21). dondorf's pip-only
+        QC, its framed picture's pieces filled in its corners, fitted the QH's there (-0.83;
+        +0.83 as they are): its picture beyond them tells it (+0.88)."""
+        return any(visible >= SEEN_ENOUGH and said <= -evidence
+                   for said, visible in (shapes(i, j, filled, 0) for filled in (False, True)))
 
     def corners_disagree(i: int, j: int) -> bool:
         """Whether one corner prefers card i to card j and another j to i. The whole card

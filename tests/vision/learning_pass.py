@@ -48,20 +48,21 @@ def learning_pass(deck: str, pip_only: bool = False, seed: int = 5,
 
 def stills(deck: str, cards: list[Card], seed: int, *, pip_only: bool = False,
            same_rig_as: int | None = None, difficulty: str = "normal",
-           spot_over_middle: bool = False) -> list[np.ndarray]:
+           spot: str | None = None) -> list[np.ndarray]:
     """Stills of the given cards, each in its own random conditions (or, with
-    ``same_rig_as``, the box and camera of that session under other light); with
-    ``spot_over_middle``, the glare one spot over the card's middle (an ace's pip), of the
-    hard range's sizes and strengths."""
+    ``same_rig_as``, the box and camera of that session under other light); with ``spot``,
+    the glare one spot of the hard range's strengths: "middle", a small one over the card's
+    middle (an ace's pip), or "anywhere" on the card, of any size the range has."""
     rng = np.random.default_rng(seed)
     out = []
     for card in cards:
         params = (SceneParams.random(rng, difficulty)  # type: ignore[arg-type]
                   if same_rig_as is None
                   else session(same_rig_as).relit(rng, difficulty))  # type: ignore[arg-type]
-        if spot_over_middle:
-            x, y, radius, strength = (rng.uniform(0.4, 0.6), rng.uniform(0.4, 0.6),
-                                      rng.uniform(0.08, 0.15), rng.uniform(0.3, 0.9))
+        if spot is not None:
+            lo, hi, largest = {"middle": (0.4, 0.6, 0.15), "anywhere": (0.1, 0.9, 0.3)}[spot]
+            x, y, radius, strength = (rng.uniform(lo, hi), rng.uniform(lo, hi),
+                                      rng.uniform(0.08, largest), rng.uniform(0.3, 0.9))
             params = replace(params, glare=((float(x), float(y), float(radius),
                                              float(strength)),))
         out.append(render_frame(faces(deck, pip_only)[card], params, rng))
