@@ -276,9 +276,11 @@ def suit_tournament(view: np.ndarray, unknown: np.ndarray, colour: np.ndarray,
     # framed picture's pieces too: dondorf's pip-only QC, filled, fitted the QH's corners
     # (-0.31), as it was the QC's (+0.92); its pip-only court cards, no suit in their
     # corners, showed differences there only filled. A court picture is compared as it is.
-    passes = [(True, corners_only(view.shape)), (False, None)] if court else [(True, None)]
+    corners = corners_only(view.shape) if court else None
+    passes = [(True, corners), (False, None)] if court else [(True, None)]
     # A court picture beyond its corners: a region asked for apart (corners_say_other).
-    regions = [region for _, region in passes] + ([1.0 - passes[0][1]] if court else [])
+    regions: list[np.ndarray | None] = [region for _, region in passes]
+    regions += [] if corners is None else [1.0 - corners]
     beyond = len(passes)
 
     @functools.cache
