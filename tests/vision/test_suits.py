@@ -13,15 +13,7 @@ from shoe.cards import FULL_DECK, Card, Rank
 from vision.corpus import on_white
 from vision.descriptors import FINE, describe, describe_ink_and_light
 from vision.learn import learn_profile
-from vision.pairwise import (
-    GLARE_RIM,
-    colour_distance,
-    fine_ink_map,
-    glare_above_light,
-    glare_hiding_print,
-    ink_against_paper,
-    ink_colour,
-)
+from vision.pairwise import colour_distance, fine_ink_map, ink_colour
 from vision.profile import ProfileReader
 from vision.quad import straighten
 from vision.stored import DeckProfile
@@ -202,42 +194,6 @@ def test_under_the_views_glare_a_court_cards_corners_decide_as_they_are(under: s
            "whole card": np.s_[:]}[under]] = 1.0
     assert suit_tournament(view, unknown, grey, learned, court=True,
                            glare=lambda: glare) == 0
-
-
-def _under_glare(card: np.ndarray, x: float, y: float, radius: float, strength: float
-                 ) -> np.ndarray:
-    """A straightened card in dimmed light with a glare spot added as the simulator draws
-    one (vision.scene: an ellipse, blurred, centre and radius shares of the card's width
-    and height)."""
-    h, w = card.shape[:2]
-    spot = np.zeros((h, w), np.float32)
-    cv2.ellipse(spot, (int(x * w), int(y * h)), (int(radius * w), int(0.6 * radius * w)),
-                0, 0, 360, 1.0, -1)
-    glare = 255 * strength * cv2.GaussianBlur(spot, (0, 0), max(1.0, radius * w / 2.5))
-    return np.clip(0.8 * card.astype(np.float32) + glare[..., None], 0, 255).astype(np.uint8)
-
-
-@pytest.mark.parametrize(("spot", "broad"), [((0.5, 0.5, 0.1, 0.4), False),
-                                              ((0.5, 0.5, 0.12, 0.9), False),
-                                              ((0.5, 0.5, 0.3, 0.15), True)])
-def test_glare_hides_print_only_where_it_rises_within_the_papers_closing(
-        dev_deck: dict[Card, np.ndarray], spot: tuple[float, float, float, float],
-        broad: bool) -> None:
-    """Glare adds the same light to paper and ink. Where it is flat across the closing that
-    finds the paper, the print's depth is measured in full; where it rises within it (a
-    small spot over the pips), the paper under print is measured below the glare, and the
-    print looks fainter: on these spots every pixel of print that lost a tenth of its depth
-    lies there. A broad, faint glare lifts more of the card than it hides."""
-    card = flat_card(dev_deck, "5S")
-    before = ink_against_paper(_under_glare(card, *spot[:3], 0.0)[4:-4, 6:-6])[0]
-    ink, unknown, light = ink_against_paper(_under_glare(card, *spot)[4:-4, 6:-6])
-    hiding = glare_hiding_print(light)
-    lost = (before > 0.4) & (before - ink > 0.1) & (unknown < 0.5)
-    assert not (lost & ~hiding).any()
-    assert lost.any() != broad
-    if broad:
-        lifted = cv2.dilate(glare_above_light(light).astype(np.uint8), GLARE_RIM) > 0
-        assert hiding.sum() < 0.75 * lifted.sum()
 
 
 def test_a_court_cards_suit_is_told_in_its_corners_not_by_its_pictures_shading() -> None:
