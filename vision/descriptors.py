@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.indexnet import CORNER_H, CORNER_W
-from vision.pairwise import glare_hiding_print, ink_against_paper
+from vision.pairwise import GLARE_RIM, glare_above_light, ink_against_paper
 from vision.pixels import ninetieth
 from vision.quad import CARD_H, CARD_W
 
@@ -99,13 +99,14 @@ class Seen:
         return self.maps
 
     def glare(self) -> np.ndarray:
-        """Where glare may hide print in view (float32, 1 there; the fine maps' grid:
-        :func:`vision.pairwise.glare_hiding_print`), made once and only when asked for (from
-        the paper's level the ink maps are measured against)."""
+        """Where glare lifts the paper in view, and a rim round it (float32, 1 inside; the
+        fine maps' grid), made once and only when asked for (from the paper's level the
+        ink maps are measured against)."""
         if self.glared is None:
             self.ink()
             assert self.light is not None
-            self.glared = glare_hiding_print(self.light).astype(np.float32)
+            lifted = glare_above_light(self.light).astype(np.uint8)
+            self.glared = cv2.dilate(lifted, GLARE_RIM).astype(np.float32)
         return self.glared
 
 

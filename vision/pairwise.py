@@ -19,13 +19,11 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["GLARE_RIM", "Placed", "Verdict", "colour_distance", "compare", "fine_ink_map",
-           "glare_above_light", "glare_hiding_print", "ink_against_paper", "ink_colour", "place",
-           "thumb_over", "tournament"]
+           "glare_above_light", "ink_against_paper", "ink_colour", "place", "thumb_over",
+           "tournament"]
 
-#: A pixel whose darkest channel is at least this is clipped to white; paper at
-#: _NEARLY_CLIPPED or more may be clipped where it was measured.
+#: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
-_NEARLY_CLIPPED = _CLIPPED - 8
 #: The closing that finds the paper around print (half-resolution pixels: wider than a pip).
 _PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (17, 17))
 #: Ink differences below this (of full ink) are the noise of a single learning frame.
@@ -118,7 +116,7 @@ def ink_against_paper(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     # is, and so how deep the print, nobody knows: a pip there may look faint, not absent.
     # Ink it does show is there (glare only takes ink away).
     clipped = ((grey >= _CLIPPED) | ((closed >= _CLIPPED) & (ink < _GLARED_INK))
-               if typical < _NEARLY_CLIPPED else np.zeros_like(grey, bool))
+               if typical < _CLIPPED - 8 else np.zeros_like(grey, bool))
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
     return ink, np.maximum(hidden, _thumb_in(grey, typical)), paper
@@ -187,27 +185,6 @@ def glare_above_light(light: np.ndarray) -> np.ndarray:
         fit = near
     lifted: np.ndarray = (level - basis @ coef).reshape(h, w) > _GLARE_LIFT * typical
     return lifted
-
-
-def glare_hiding_print(light: np.ndarray) -> np.ndarray:
-    """Where glare may make print look fainter than it is (bool): where a paper level (as
-    :func:`ink_against_paper` gives it) lies lifted above the light's plane
-    (:func:`glare_above_light`), or within GLARE_RIM of it, and rises by _GLARE_LIFT of its
-    typical level or more within the closing that finds it, or is clipped white.
-
-    The closing takes the paper under print from the paper round it. Glare adds the same
-    light to paper and ink, and where it is flat across that reach the paper under print is
-    measured as it is, and the ink's depth scaled back in full. Where it rises within the
-    reach (a spot's shoulder, its peak over a pip), the paper under print is measured below
-    the glare on it, and the print looks fainter."""
-    typical = max(float(np.median(light)), 1.0)
-    paper = light.astype(np.float32)
-    rise = cv2.dilate(paper, _PAPER_KERNEL) - cv2.erode(paper, _PAPER_KERNEL)
-    near = cv2.dilate(glare_above_light(light).astype(np.uint8), GLARE_RIM) > 0
-    # Paper clipped white is flat, whatever glare lies on it; measured through a blur, it
-    # is a little less than white at its edge.
-    hiding: np.ndarray = near & ((rise >= _GLARE_LIFT * typical) | (paper >= _NEARLY_CLIPPED))
-    return hiding
 
 
 @functools.cache
