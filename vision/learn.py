@@ -27,8 +27,8 @@ from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten,
 from vision.reader import CornerReader, ModelError
 from vision.stored import DeckProfile, stored_fine, stored_ink
 
-__all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile",
-           "learning_glare"]
+__all__ = ["GLARE_WARNING", "DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError",
+           "learn_profile", "learning_glare"]
 
 #: Two cards of one deck this alike cannot be told apart by their descriptors.
 _TOO_ALIKE = 0.985
@@ -47,6 +47,9 @@ _BROAD_PRINT = 0.8
 _BOX_BAND = 0.03
 _BAND_REACH = 0.12
 _GAP, _NOT_PAPER = 0.35, 0.85
+#: Glare that clipped this share of a card's face white in the pass, or more, is worth the
+#: user's knowing (LearnOutcome.glare_clipped): half a pip (a pip is some 2% of the face).
+GLARE_WARNING = 0.01
 
 
 class OrderError(FaroError, ValueError):
@@ -72,8 +75,15 @@ class LearnProblem:
 
 @dataclass(frozen=True, slots=True)
 class LearnOutcome:
+    """The profile, the cards it could not learn well, and the share of a card's face that
+    the pass's glare clipped white (the median over the cards: the spot lies alike on all).
+    Print under it was learned faint or not at all, and the same light in a deal hides what
+    tells two cards apart there (a six from a seven, its extra pip under the spot), so the
+    reader holds such cards."""
+
     profile: DeckProfile
     problems: tuple[LearnProblem, ...]
+    glare_clipped: float = 0.0
 
 
 def learn_profile(
@@ -148,6 +158,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     learned = np.zeros(52, bool)
     dark: list[bool] = []
     lights: list[np.ndarray] = []  # each learned card's paper level, in pass order
+    unseen: list[float] = []  # the share of each learned card's face the pass hid
     lit: list[int] = []
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
@@ -164,6 +175,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         dark.append(_is_dark(cards[0]))
         inks, papers = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
         lights.append(np.mean(papers, axis=0))
+        unseen.append(float((np.mean([i[3] for i in inks], axis=0) >= 0.5).mean()))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
@@ -191,7 +203,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     profile = DeckProfile(name, window, whole, corner, learned, ink, fine,
                           index_check=_indices_read_right(located), glare=glare)
     problems.extend(_confusions(profile))
-    return LearnOutcome(profile, tuple(problems))
+    return LearnOutcome(profile, tuple(problems), float(np.median(unseen)))
 
 
 def learning_glare(lights: list[np.ndarray]) -> np.ndarray:

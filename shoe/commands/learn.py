@@ -28,7 +28,10 @@ card looks like, so the reader can then read that deck with or without corner in
 
 learning reports every card it could not learn well (not found, or too like another card);
 the reader abstains on those. A full 52-card pass is best; fewer cards make a profile that
-reads only those.
+reads only those. It also says when the light glared on the cards so that part of each face
+showed white: the reader cannot see print under such a spot in a deal either, and holds a
+card whose difference from another lies there (a six, a seven's extra pip under the spot),
+so angle or dim the light and learn again.
 
 exit status: 0 profile written, every card learned; 1 written, but some cards were not
 learned; 2 bad input (an unreadable image or video, an ORDER.txt whose count disagrees with
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from shoe.cardfile import parse_cards
     from shoe.commands.common import read_text_input
     from shoe.progress import Progress
-    from vision.learn import learn_profile
+    from vision.learn import GLARE_WARNING, learn_profile
 
     # OpenCV's own warnings (a file it cannot decode) would add a second line to ours.
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
@@ -100,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"learned {learned} of 52 cards into {args.out}", file=sys.stderr)
     for problem in outcome.problems:
         print(f"  {problem}", file=sys.stderr)
+    if outcome.glare_clipped >= GLARE_WARNING:
+        print(f"  glare showed {outcome.glare_clipped:.0%} of each card's face white: print "
+              "there was learned faint or not at all, and cards dealt under this light are "
+              "held where it hides what tells them apart; angle or dim the light and learn "
+              "again", file=sys.stderr)
     return 0 if learned == 52 else 1
 
 

@@ -11,7 +11,7 @@ import pytest
 from shoe.cards import FULL_DECK, Card
 from shoe.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
-from learning_pass import HELD_OUT_DECK, learning_pass, stills, table_cloth
+from learning_pass import DEV_DECK, HELD_OUT_DECK, learning_pass, stills, table_cloth
 
 
 def _write(folder: Path, frames: list, stem: str) -> list[str]:  # type: ignore[type-arg]
@@ -96,6 +96,19 @@ def test_learn_then_classify_with_the_profile(tmp_path: Path,
     assert main(["classify", "--profile", str(profile), *shots]) == EXIT_OK
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["card"] for r in rows] in (["9H", "JS"], ["9H", None], [None, "JS"])
+
+
+def test_learn_tells_of_glare_that_showed_the_faces_white(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frames = learning_pass(DEV_DECK, glare=((0.5, 0.45, 0.2, 0.9),))
+    images = _write(tmp_path, list(frames), "pass")
+    order = tmp_path / "order.txt"
+    order.write_text("\n".join(c.code for c in FULL_DECK) + "\n")
+    profile = tmp_path / "deck.profile"
+    assert main(["learn", "--order", str(order), "--out", str(profile), *images]) == EXIT_OK
+    told = [line for line in capsys.readouterr().err.splitlines() if "glare showed" in line]
+    assert len(told) == 1 and "% of each card's face white" in told[0], told
+    assert profile.exists()
 
 
 def test_help_shows_examples(capsys: pytest.CaptureFixture[str]) -> None:

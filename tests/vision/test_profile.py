@@ -14,7 +14,14 @@ from pytest_mock import MockerFixture
 from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.corpus import render_card
 from vision.descriptors import CORNER, FINE, describe
-from vision.learn import DarkDeckError, OrderError, _confusions, learn_profile, learning_glare
+from vision.learn import (
+    GLARE_WARNING,
+    DarkDeckError,
+    OrderError,
+    _confusions,
+    learn_profile,
+    learning_glare,
+)
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
@@ -160,6 +167,22 @@ def test_the_learning_glare_is_a_spot_above_the_lights_slope_on_broad_print() ->
     assert not glare[:, h - 5, :].any()  # the bright foot
     assert glare[:8].mean() < 0.1
     assert not learning_glare([slope + rng.normal(0, 2, (h, w)) for _ in range(40)]).any()
+
+
+#: A lamp's reflection over the cards' middle, as strong as the hard range has it.
+STRONG_GLARE = ((0.5, 0.45, 0.2, 0.9),)
+
+
+@pytest.mark.parametrize(("glare", "told"), [(STRONG_GLARE, True), ((), False)])
+def test_learning_says_how_much_of_each_face_the_glare_showed_white(
+        glare: tuple[tuple[float, float, float, float], ...], told: bool) -> None:
+    """A glare spot that clips part of every face white hides print there in a deal too;
+    the pass measures how much (`faro-shoe learn` tells the user), and a pass with no glare
+    clips nothing."""
+    frames = learning_pass(DEV_DECK, glare=glare)
+    outcome = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True))
+    assert (outcome.glare_clipped >= GLARE_WARNING) == told
+    assert outcome.glare_clipped < 0.2  # a spot, not the face
 
 
 def _learned_and_read(deck: str, cards: list[Card], seeds: range, pip_only: bool,
