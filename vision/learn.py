@@ -28,7 +28,7 @@ from vision.reader import CornerReader, ModelError
 from vision.stored import DeckProfile, stored_fine, stored_ink
 
 __all__ = ["GLARE_WARNING", "DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError",
-           "learn_profile", "learning_glare"]
+           "face_shown_white", "learn_profile", "learning_glare"]
 
 #: Two cards of one deck this alike cannot be told apart by their descriptors.
 _TOO_ALIKE = 0.985
@@ -175,7 +175,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         dark.append(_is_dark(cards[0]))
         inks, papers = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
         lights.append(np.mean(papers, axis=0))
-        unseen.append(float((np.mean([i[3] for i in inks], axis=0) >= 0.5).mean()))
+        unseen.append(_shown_white([i[3] for i in inks]))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
@@ -225,6 +225,22 @@ def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
     glare = glare_above_light(light)
     broad = each < _BROAD_PRINT * light
     return np.stack([cv2.dilate((glare & b).astype(np.uint8), GLARE_RIM) for b in broad])
+
+
+def face_shown_white(frame: np.ndarray) -> float | None:
+    """The share of the card's face in a frame that the light shows white, its print unseen
+    (as LearnOutcome.glare_clipped measures a pass), or None with no card in view: a check
+    of the light before a deal (faro-shoe hw-test)."""
+    quad = locate(frame)
+    if quad is None:
+        return None
+    return _shown_white([describe_ink_and_light(straighten(frame, quad))[0][3]])
+
+
+def _shown_white(unknown: list[np.ndarray]) -> float:
+    """The share of a card's face whose print is unknown on most of its frames (fine unknown
+    maps, vision.descriptors.describe_ink_and_light): paper clipped white."""
+    return float((np.mean(unknown, axis=0) >= 0.5).mean())
 
 
 def _is_dark(card: np.ndarray) -> bool:

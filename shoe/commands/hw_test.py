@@ -25,7 +25,9 @@ What it does, part by part:
   keeper    moves each servo through its five positions (or walks the LEDs), rank by rank
   display   writes the test pattern to the display
   buttons   prints each press (and each break of the slot's beam) for --seconds
-  camera    reads frames for two seconds and shows the frame rate
+  camera    reads frames for two seconds and shows the frame rate; with a card in the
+            box, says whether the light's glare shows part of its face white (print there
+            goes unread: angle or dim the light)
 Parts the config leaves out are listed as "not fitted". Exit status 1 if any part failed.
 """
 
@@ -174,4 +176,19 @@ def _camera(config: Any, seconds: float = 2.0) -> str:
     if last is None:
         raise RuntimeError(f"{config.camera.source}: no frames in {seconds:g} s")
     width, height = last.image.shape[1], last.image.shape[0]
-    return f"{config.camera.source}: {frames / elapsed:.1f} fps, {width}x{height} frames"
+    return (f"{config.camera.source}: {frames / elapsed:.1f} fps, {width}x{height} frames; "
+            f"{_light_on_card(last.image)}")
+
+
+def _light_on_card(image: Any) -> str:
+    """What the light does to the card in view: glare that shows its face white hides the
+    print there on every frame (docs/READER.md, With a profile, Learning)."""
+    from vision.learn import GLARE_WARNING, face_shown_white
+
+    white = face_shown_white(image)
+    if white is None:
+        return "no card in view to judge the light by"
+    if white < GLARE_WARNING:
+        return "the card in view shows no glare white"
+    return (f"glare shows {white:.0%} of the card's face white: print there goes unread; "
+            "angle or dim the light")

@@ -73,6 +73,8 @@ def test_every_part_works_over_fakes(tmp_path: Path, factory: MockFactory,
         assert f"\n{part}" in table and "FAILED" not in table
     assert "undo" in out  # the press was printed
     assert "fps" in table
+    # The simulated camera shows a card: the light on it is judged.
+    assert "the card in view shows no glare white" in table or "glare shows" in table
     # Each servo went through its positions: every pin saw several pulse widths.
     assert all(len({s.state for s in factory.pin(p).states}) >= 5 for p in PINS)
 

@@ -19,6 +19,7 @@ from vision.learn import (
     DarkDeckError,
     OrderError,
     _confusions,
+    face_shown_white,
     learn_profile,
     learning_glare,
 )
@@ -32,7 +33,16 @@ from vision.simulator import SceneParams
 from vision.stills import StillCamera, Thumb
 from vision.stored import VERSION, DeckProfile, ProfileError
 
-from learning_pass import DEV_DECK, HELD_OUT_DECK, empty_box, faces, learning_pass, session, stills
+from learning_pass import (
+    DEV_DECK,
+    HELD_OUT_DECK,
+    empty_box,
+    faces,
+    learning_pass,
+    session,
+    stills,
+    table_cloth,
+)
 from straightened import flat, flat_card
 
 PROBE = [Card.parse(c) for c in ("7C", "6C", "QH", "KH", "10S", "9S", "AD", "2D")]
@@ -183,6 +193,10 @@ def test_learning_says_how_much_of_each_face_the_glare_showed_white(
     outcome = learn_profile(zip(FULL_DECK, ([f] for f in frames), strict=True))
     assert (outcome.glare_clipped >= GLARE_WARNING) == told
     assert outcome.glare_clipped < 0.2  # a spot, not the face
+    # One frame tells it too, as a check of the light before a deal does (hw-test).
+    white = face_shown_white(frames[0])
+    assert white is not None and (white >= GLARE_WARNING) == told
+    assert face_shown_white(table_cloth(3)) is None
 
 
 def _learned_and_read(deck: str, cards: list[Card], seeds: range, pip_only: bool,
