@@ -21,7 +21,7 @@ import numpy as np
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink_and_light, unit
 from vision.locate import locate
-from vision.pairwise import GLARE_RIM, glare_above_light
+from vision.pairwise import GLARE_RIM, clipped_by_glare, glare_above_light
 from vision.profile_checks import OVERRULES
 from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten, trimmed
 from vision.reader import CornerReader, ModelError
@@ -158,7 +158,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     learned = np.zeros(52, bool)
     dark: list[bool] = []
     lights: list[np.ndarray] = []  # each learned card's paper level, in pass order
-    unseen: list[float] = []  # the share of each learned card's face the pass hid
+    white: list[float] = []  # the share of each learned card's face glare showed white
     lit: list[int] = []
     problems: list[LearnProblem] = []
     index = {c: i for i, c in enumerate(FULL_DECK)}
@@ -175,7 +175,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         dark.append(_is_dark(cards[0]))
         inks, papers = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
         lights.append(np.mean(papers, axis=0))
-        unseen.append(_shown_white([i[3] for i in inks]))
+        white.append(_shown_white(papers))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
@@ -203,7 +203,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
     profile = DeckProfile(name, window, whole, corner, learned, ink, fine,
                           index_check=_indices_read_right(located), glare=glare)
     problems.extend(_confusions(profile))
-    return LearnOutcome(profile, tuple(problems), float(np.median(unseen)))
+    return LearnOutcome(profile, tuple(problems), float(np.median(white)))
 
 
 def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
@@ -234,13 +234,15 @@ def face_shown_white(frame: np.ndarray) -> float | None:
     quad = locate(frame)
     if quad is None:
         return None
-    return _shown_white([describe_ink_and_light(straighten(frame, quad))[0][3]])
+    return _shown_white([describe_ink_and_light(straighten(frame, quad))[1]])
 
 
-def _shown_white(unknown: list[np.ndarray]) -> float:
-    """The share of a card's face whose print is unknown on most of its frames (fine unknown
-    maps, vision.descriptors.describe_ink_and_light): paper clipped white."""
-    return float((np.mean(unknown, axis=0) >= 0.5).mean())
+def _shown_white(lights: Sequence[np.ndarray]) -> float:
+    """The share of a card's face that glare showed white on most of its frames, from the
+    paper's level on each (vision.descriptors.describe_ink_and_light). Not the ink maps'
+    unknown: that takes in the dealer's thumb, and a big pip printed out to the card's
+    edge looks like one (tango_nuevo's number cards: 47% of the face)."""
+    return float((np.mean([clipped_by_glare(light) for light in lights], axis=0) >= 0.5).mean())
 
 
 def _is_dark(card: np.ndarray) -> bool:

@@ -18,7 +18,8 @@ import numpy as np
 
 from vision.pixels import lit_channels, paper_colour
 
-__all__ = ["GLARE_RIM", "Placed", "Verdict", "colour_distance", "compare", "fine_ink_map",
+__all__ = ["GLARE_RIM", "Placed", "Verdict", "clipped_by_glare", "colour_distance", "compare",
+           "fine_ink_map",
            "glare_above_light", "ink_against_paper", "ink_colour", "place", "thumb_over",
            "tournament"]
 
@@ -73,10 +74,12 @@ _THUMB_SHADOW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15))
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A learned ink map over the view's upright one: ``ink`` (H x W) where it lies over the
-    view, ``cover`` where it covers the view at all."""
+    view, ``cover`` where it covers the view at all, and ``glare`` where the learning pass's
+    glare lay on it (1 inside), if that is known."""
 
     ink: np.ndarray
     cover: np.ndarray
+    glare: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +119,26 @@ def ink_against_paper(inner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     # is, and so how deep the print, nobody knows: a pip there may look faint, not absent.
     # Ink it does show is there (glare only takes ink away).
     clipped = ((grey >= _CLIPPED) | ((closed >= _CLIPPED) & (ink < _GLARED_INK))
-               if typical < _CLIPPED - 8 else np.zeros_like(grey, bool))
+               if _glare_can_clip(typical) else np.zeros_like(grey, bool))
     hidden = np.maximum(clipped.astype(np.float32),
                         (contrast <= _LEAST_CONTRAST).astype(np.float32))
     return ink, np.maximum(hidden, _thumb_in(grey, typical)), paper
+
+
+def clipped_by_glare(light: np.ndarray) -> np.ndarray:
+    """Where a card's paper level (as :func:`ink_against_paper` gives it) is clipped white by
+    glare (bool), print there unseen; nowhere if the whole card is that bright, for then it
+    is the exposure."""
+    if not _glare_can_clip(float(np.median(light))):
+        return np.zeros(light.shape, bool)
+    clipped: np.ndarray = light >= _CLIPPED
+    return clipped
+
+
+def _glare_can_clip(typical: float) -> bool:
+    """Whether paper clipped white on a card whose typical paper is at ``typical`` is glare,
+    not the exposure."""
+    return typical < _CLIPPED - 8
 
 
 def thumb_over(inner: np.ndarray) -> np.ndarray:
@@ -239,18 +258,21 @@ def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).sum())
 
 
-def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int) -> Placed:
+def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int,
+          glare: np.ndarray | None = None) -> Placed:
     """A learned ink map's middle (``border`` cut off) at the shift (dy, dx) where its card
     matched the view, in the upright view's coordinates (turned half round if it matched
-    that way)."""
+    that way), with where the learning pass's ``glare`` lay on it, if given."""
     h, w = ink.shape
-    out = np.zeros((2, h, w), np.float32)
+    out = np.zeros((3, h, w), np.float32)
     dy, dx = shift
     middle = ink[border:-border, border:-border]
-    out[:, dy:dy + h - 2 * border, dx:dx + w - 2 * border] = (middle, np.ones_like(middle))
+    spots = np.zeros_like(middle) if glare is None else glare[border:-border, border:-border]
+    out[:, dy:dy + h - 2 * border, dx:dx + w - 2 * border] = (
+        middle, np.ones_like(middle), spots)
     if turned:
         out = out[:, ::-1, ::-1]
-    return Placed(out[0], out[1])
+    return Placed(out[0], out[1], None if glare is None else out[2])
 
 
 def fit(view: np.ndarray, placed: Placed) -> float:
@@ -277,6 +299,13 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     ta, tb = ((min(max(float((view * t.ink * shared).sum())
                        / max(float((t.ink * t.ink * shared).sum()), 1e-9), 0.3), 2.0) * t.ink)
               for t in (a, b))
+    # The pass's glare only took ink away: where the card learned under it has the less ink
+    # of the two, the difference may be the glare's (tango_nuevo's pip-only 4S and 7S, one
+    # picture, learned each way up under one spot: the 4S's big spade faded where the view
+    # showed it whole, and the 4S was read as the 7S at 1.000).
+    for glared, other_card in ((a, b), (b, a)):
+        if glared.glare is not None:
+            unknown = np.maximum(unknown, glared.glare * (glared.ink < other_card.ink))
     seen = both * (1 - unknown)
     # A cell's ink counts as shown where any cell next to it has it: the two candidates
     # matched at whole descriptor pixels, so their pips may lie a pixel apart. Not ink
@@ -289,9 +318,8 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     if blank.any():
         near = np.maximum(near - float(np.median(near[blank])), 0.0)
     votes, weights, total, visible = [], [], 0.0, 0.0
-    # (Glare on the learning pass matters little here: all cards were learned through the
-    # same window under the same light, and a pip lies on paper, by which its ink is scaled
-    # back. Not so a broad picture's print: vision.learn.learning_glare.)
+    # (Glare on the learning pass over a pip matters little here: a pip lies on paper, by
+    # which its ink is scaled back. Over broad print it is unknown, above, where given.)
     for mine, theirs, sign in ((ta, tb, 1.0), (tb, ta, -1.0)):
         # Ink the other lacks altogether: a pip it has but faded (glare on the learning
         # pass) is no difference.

@@ -16,6 +16,7 @@ The file and its format are vision.stored's (:class:`~vision.stored.DeckProfile`
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from shoe.cards import FULL_DECK, Card
@@ -81,6 +82,11 @@ class ProfileReader:
         self._corners_of = [middles(profile.corner[self._learned, k]) for k in (0, 1)]
         # Where each card's row lies among the learned ones (the best shifts of _seen).
         self._rows = {int(card): row for row, card in enumerate(self._learned)}
+        # Where the pass's glare lay on each card, on the ink map's grid (a cell any of it).
+        self._glare_cells = None if profile.glare is None else np.stack([
+            cv2.resize(g.astype(np.float32), profile.ink.shape[:0:-1],
+                       interpolation=cv2.INTER_AREA) > 0 for g in profile.glare]).astype(
+            np.float32)
         self._corners = corners if corners is not None or not profile.index_check else (
             CornerReader())
         # Where the zero-shot reader reads the indices, it checks the suit too: a court
@@ -259,8 +265,9 @@ class ProfileReader:
 
         def both_ways(card: int) -> tuple[Placed, Placed]:
             ink = self.profile.ink[card]
+            glare = None if self._glare_cells is None else self._glare_cells[card]
             at = [divmod(int(seen.shift[o, self._rows[card]]), side) for o in (0, 1)]
-            return place(ink, at[0], False, SHIFT), place(ink, at[1], True, SHIFT)
+            return place(ink, at[0], False, SHIFT, glare), place(ink, at[1], True, SHIFT, glare)
 
         def beats_further(i: int) -> bool:
             # Close ranks past the _RIVALS the tournament weighs must be beaten too, or the

@@ -7,6 +7,7 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from pytest_mock import MockerFixture
@@ -512,6 +513,30 @@ def test_the_pairwise_check_counts_ink_seen_and_not_ink_hidden() -> None:
     assert compare(six, clear, placed[0], placed[1]).evidence > 0.9
     glare = _pips((16, 18)) / 0.8
     assert abs(compare(six, glare, placed[0], placed[1]).evidence) < 0.1
+
+
+def test_the_pairwise_check_takes_no_fading_under_the_passs_glare_for_a_difference() -> None:
+    """Two cards of one picture (a big spade), one learned with its print faded where the
+    pass's glare lay on it: the view shows the picture whole. That is no difference once the
+    learned glare is known (tango_nuevo's pip-only 4S, so learned, was read as its 7S at
+    1.000); ink the glared card has and the other lacks still is."""
+    picture = np.zeros((50, 36), np.float32)
+    cv2.ellipse(picture, (18, 28), (12, 14), 0, 0, 360, 0.6, -1)
+    spot = np.zeros_like(picture)
+    spot[14:26, 8:28] = 1.0
+    faded = np.where(spot > 0, 0.2 * picture, picture)
+    whole = place(picture, (2, 2), False, 2)
+    clear = np.zeros_like(picture)
+    assert compare(picture, clear, whole, place(faded, (2, 2), False, 2)).evidence > 0.9
+    glared = place(faded, (2, 2), False, 2, glare=spot)
+    verdict = compare(picture, clear, whole, glared)
+    assert abs(verdict.evidence) < 0.1 and verdict.visible < 0.1
+    # The glared card's own pip, that the other lacks, is still looked for: found, it
+    # decides (by 0.1, the profile's _EVIDENCE), weighed by the share of the difference seen.
+    pip = _pips((8, 18))
+    with_pip = place(faded + pip, (2, 2), False, 2, glare=spot)
+    assert compare(picture + pip, clear, with_pip, whole).evidence > 0.1
+    assert compare(picture, clear, with_pip, whole).evidence < -0.1
 
 
 def test_the_pairwise_check_lends_no_ink_from_beyond_the_maps() -> None:
