@@ -19,9 +19,8 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["GLARE_RIM", "Placed", "Verdict", "clipped_by_glare", "colour_distance", "compare",
-           "fine_ink_map",
-           "glare_above_light", "ink_against_paper", "ink_colour", "place", "thumb_over",
-           "tournament"]
+           "fine_ink_map", "glare_above_light", "ink_against_paper", "ink_colour", "place",
+           "thumb_over", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
