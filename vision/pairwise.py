@@ -19,8 +19,8 @@ import numpy as np
 from vision.pixels import lit_channels, paper_colour
 
 __all__ = ["GLARE_RIM", "Placed", "Verdict", "clipped_by_glare", "colour_distance", "compare",
-           "fine_ink_map", "glare_above_light", "ink_against_paper", "ink_colour", "place",
-           "thumb_over", "tournament"]
+           "fine_ink_map", "glare_above_light", "ink_against_paper", "ink_colour",
+           "learned_glare_unknown", "place", "thumb_over", "tournament"]
 
 #: A pixel whose darkest channel is at least this is clipped to white.
 _CLIPPED = 248
@@ -274,6 +274,18 @@ def place(ink: np.ndarray, shift: tuple[int, int], turned: bool, border: int,
     return Placed(out[0], out[1], None if glare is None else out[2])
 
 
+def learned_glare_unknown(a: np.ndarray, a_glare: np.ndarray | None, b: np.ndarray,
+                          b_glare: np.ndarray | None) -> np.ndarray:
+    """Where a difference between two learned ink maps may be the learning pass's glare
+    (1 inside): under either card's glare, where that card has the less ink, since glare
+    only takes ink away."""
+    out = np.zeros_like(a)
+    for ink, glare, other in ((a, a_glare, b), (b, b_glare, a)):
+        if glare is not None:
+            out = np.maximum(out, glare * (ink < other))
+    return out
+
+
 def fit(view: np.ndarray, placed: Placed) -> float:
     """Correlation of the view's ink with a placed map's ink where it covers the view."""
     a = view * placed.cover
@@ -302,9 +314,8 @@ def compare(view: np.ndarray, unknown: np.ndarray, a: Placed, b: Placed) -> Verd
     # of the two, the difference may be the glare's (tango_nuevo's pip-only 4S and 7S, one
     # picture, learned each way up under one spot: the 4S's big spade faded where the view
     # showed it whole, and the 4S was read as the 7S at 1.000).
-    for glared, other_card in ((a, b), (b, a)):
-        if glared.glare is not None:
-            unknown = np.maximum(unknown, glared.glare * (glared.ink < other_card.ink))
+    if a.glare is not None or b.glare is not None:
+        unknown = np.maximum(unknown, learned_glare_unknown(a.ink, a.glare, b.ink, b.glare))
     seen = both * (1 - unknown)
     # A cell's ink counts as shown where any cell next to it has it: the two candidates
     # matched at whole descriptor pixels, so their pips may lie a pixel apart. Not ink

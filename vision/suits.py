@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pairwise import colour_distance
+from vision.pairwise import colour_distance, learned_glare_unknown
 
 __all__ = ["COLOURS_APART", "COLOUR_EVIDENCE", "SEEN_ENOUGH", "SHAPE_EVIDENCE", "Aligned",
            "Candidate", "align", "colour_verdict", "corners_only", "each_corner", "shape_verdict",
@@ -190,7 +190,7 @@ def shape_verdict(view: np.ndarray, unknown: np.ndarray, a: Aligned, b: Aligned,
     both = a.cover * b.cover * (1.0 if region is None else region)
     # The pass's glare only took ink away: where the card learned under it has the more
     # ink of the two, that ink is known; where it has the less, it may be the glare's.
-    learned_unknown = np.maximum(a.hidden * (soft[0] < soft[1]), b.hidden * (soft[1] < soft[0]))
+    learned_unknown = learned_glare_unknown(soft[0], a.hidden, soft[1], b.hidden)
     seen = both * (np.maximum(unknown, learned_unknown) < 0.5)
     differ = cv2.dilate((np.abs(soft[0] - soft[1]) > _DIFFERS).astype(np.uint8), _NEAR)
     place = differ.astype(np.float32) * both
