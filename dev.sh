@@ -4,7 +4,8 @@
 #   ./dev.sh demo [DEMO OPTIONS]   the whole rig, simulated, in this terminal
 #   ./dev.sh test [PYTEST OPTIONS] lint, type checks and the test suite
 #
-# It makes a virtual environment in .venv (again whenever pyproject.toml changes) and, for
+# It makes a virtual environment in .venv (again whenever pyproject.toml or constraints.txt
+# changes), with the package versions the tests last passed with (constraints.txt), and, for
 # the tests, installs Debian's card decks and SVG renderer if they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,12 +14,12 @@ venv=.venv
 python=${PYTHON:-python3}
 
 ensure_venv() {
-    local stamp="$venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
+    local stamp="$venv/.installed-$(cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)"
     if [ ! -e "$stamp" ]; then
-        echo "dev.sh: setting up $venv (Python packages from pyproject.toml)..." >&2
+        echo "dev.sh: setting up $venv (Python packages from pyproject.toml, versions from constraints.txt)..." >&2
         "$python" -m venv "$venv"
         "$venv/bin/python" -m pip install --quiet --upgrade pip
-        "$venv/bin/python" -m pip install --quiet -e '.[test]'
+        "$venv/bin/python" -m pip install --quiet -c constraints.txt -e '.[test]'
         rm -f "$venv"/.installed-*
         touch "$stamp"
     fi
@@ -54,7 +55,7 @@ case "${1:-}" in
         exec "$venv/bin/pytest" "$@"
         ;;
     *)
-        sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
 esac

@@ -11,12 +11,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["fit_quad", "refine_sides", "rough_sides"]
+__all__ = ["AT_PICTURE_EDGE", "fit_quad", "refine_sides", "rough_sides"]
 
 #: How far (full-resolution pixels) the exact edge may lie from the rough outline.
 _SEARCH = 14
 #: Where along each side (shares of its run) refine_sides looks across it.
 _ALONG = np.linspace(0.15, 0.85, 18, dtype=np.float32)
+#: A side whose both ends lie this close (pixels) to one edge of the picture is that edge:
+#: the card runs on past it (a camera set off centre, vision.locate).
+AT_PICTURE_EDGE = 8
 
 
 def fit_quad(hull: np.ndarray) -> np.ndarray:
@@ -154,7 +157,8 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
     pixels into the card, ``outward`` out of it) for the steepest fall from the card's white
     to the darker box; a rounded corner or a lip does not move the fitted line, and a
     line fitted through many points is sub-pixel exact. None where a side shows too
-    little edge, or the sides meet far from the rough corners.
+    little edge, or the sides meet far from the rough corners. A side along an edge of the
+    picture stays where it is: the card's own edge lies out of sight beyond it.
     """
     centre = quad.mean(axis=0)
     offsets = np.arange(-inward, outward + 1, dtype=np.float32)
@@ -185,7 +189,14 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
     strong = candidates[np.arange(len(fall)), steepest]
     hits = base + offsets[steepest][:, None] * normal
     lines = []
-    for side_rows in np.split(np.arange(len(fall)), 4):
+    for i, side_rows in enumerate(np.split(np.arange(len(fall)), 4)):
+        if _along_picture_edge(quad[i], quad[(i + 1) % 4], lightness.shape):
+            # No edge to find: a search across it once settled on the print or the noise
+            # within, and tilted the sides it meets.
+            side = quad[(i + 1) % 4] - quad[i]
+            lines.append((quad[i].astype(np.float64), side / max(float(np.linalg.norm(side)),
+                                                                  1e-6)))
+            continue
         on = side_rows[strong[side_rows]]
         if len(on) < 6:
             return None
@@ -206,3 +217,12 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
     if np.abs(refined - quad).max() > 1.5 * max(inward, outward):
         return None
     return refined
+
+
+def _along_picture_edge(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the side from ``a`` to ``b`` runs along one edge of a picture of ``shape``."""
+    h, w = shape[:2]
+    both = np.array([a, b])
+    return bool((both[:, 0] < AT_PICTURE_EDGE).all() or (both[:, 0] > w - 1 - AT_PICTURE_EDGE).all()
+                or (both[:, 1] < AT_PICTURE_EDGE).all()
+                or (both[:, 1] > h - 1 - AT_PICTURE_EDGE).all())
