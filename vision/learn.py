@@ -273,9 +273,10 @@ def _indices_read_right(located: list[tuple[Card, list[np.ndarray], list[np.ndar
 
 
 def _confusions(profile: DeckProfile) -> list[LearnProblem]:
-    """Pairs of learned cards too alike to tell apart, either way up: the reader compares
-    the card in view with each learned card both ways, and a pass shows cards both ways."""
-    problems = []
+    """Cards too alike to tell apart, either way up, one problem for each group of them: the
+    reader compares the card in view with each learned card both ways, and a pass shows
+    cards both ways. A group is the cards joined by such pairs (a pip-only deck's numbers
+    of a suit, without their numerals, are one picture: one line, not 28 pairs)."""
     whole = unit(profile.whole.reshape(52, -1))
     corner = unit(profile.corner.reshape(52, -1))
     # A card turned half round: its face turned, its two corners swapped (vision.stored
@@ -285,8 +286,19 @@ def _confusions(profile: DeckProfile) -> list[LearnProblem]:
     alike = np.maximum(0.6 * whole @ whole.T + 0.4 * corner @ corner.T,
                        0.6 * whole @ whole_turned.T + 0.4 * corner @ corner_turned.T)
     np.fill_diagonal(alike, -1.0)
-    for i, j in zip(*np.nonzero(np.triu(alike > _TOO_ALIKE)), strict=True):
-        if profile.learned[i] and profile.learned[j]:
-            problems.append(LearnProblem(
-                FULL_DECK[i], f"looks like {FULL_DECK[j].code}: the reader will abstain on both"))
+    too_alike = (alike > _TOO_ALIKE) & profile.learned[:, None] & profile.learned[None, :]
+    problems, grouped = [], np.zeros(52, bool)
+    for first in np.flatnonzero(too_alike.any(axis=1)):
+        if grouped[first]:
+            continue
+        group = np.zeros(52, bool)
+        group[first] = True
+        while (grown := group | too_alike[group].any(axis=0)).sum() > group.sum():
+            group = grown
+        grouped |= group
+        others = [FULL_DECK[i].code for i in np.flatnonzero(group) if i != first]
+        problems.append(LearnProblem(FULL_DECK[first], (
+            f"looks like {others[0]}: the reader will abstain on both" if len(others) == 1 else
+            f"{', '.join(others[:-1])} and {others[-1]} look like it or like each other: "
+            f"the reader will abstain on all {len(others) + 1}")))
     return problems

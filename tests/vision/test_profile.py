@@ -720,3 +720,17 @@ def test_learning_names_two_cards_too_alike_either_way_up(pip_only_profile: Deck
     twins = replace(pip_only_profile, whole=whole, corner=corner)
     assert [str(p) for p in _confusions(twins)] == [
         "4H: looks like 9H: the reader will abstain on both"]
+
+
+def test_learning_names_a_group_of_cards_alike_in_one_line(pip_only_profile: DeckProfile
+                                                           ) -> None:
+    """Cards joined by pairs too alike make one line, whichever pairs join them: a pip-only
+    deck's numbers of a suit would otherwise make a line for each pair."""
+    whole, corner = pip_only_profile.whole.copy(), pip_only_profile.corner.copy()
+    index = {code: FULL_DECK.index(Card.parse(code)) for code in ("3S", "5S", "8S", "2D", "6D")}
+    for twin, of in (("5S", "3S"), ("8S", "5S"), ("6D", "2D")):
+        whole[index[twin]], corner[index[twin]] = whole[index[of]], corner[index[of]]
+    alike = replace(pip_only_profile, whole=whole, corner=corner)
+    assert [str(p) for p in _confusions(alike)] == [
+        "3S: 5S and 8S look like it or like each other: the reader will abstain on all 3",
+        "2D: looks like 6D: the reader will abstain on both"]
