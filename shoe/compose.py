@@ -224,7 +224,7 @@ class CameraEyes:
     @staticmethod
     def _exposure(result: Any) -> Exposure:
         at = result.t_rest if result.t_rest is not None else result.t_done
-        return Exposure(result.reading, at, result.is_sure)
+        return Exposure(result.reading, at, result.is_sure, result.problem)
 
     def beam(self, t: float) -> None:
         self.tracker.beam(t)

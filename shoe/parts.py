@@ -44,12 +44,14 @@ class CameraTroubleError(FaroError):
 class Exposure:
     """A new card at rest in the box, as the vision read it; ``at``: when it came to rest.
 
-    ``sure``: the deal may take it without asking (a sure read, and the break-beam agrees).
+    ``sure``: the deal may take it without asking (a sure read, and the break-beam agrees);
+    ``why``, when it is not, in words for the operator (vision.exposures.ExposureResult).
     """
 
     reading: Reading
     at: float
     sure: bool
+    why: str | None = None
 
 
 class Eyes(Protocol):

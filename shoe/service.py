@@ -113,6 +113,7 @@ class Service:
         # (re)start, a camera reopen and a re-read, until the first exposure comes.
         self._card_in_view = True
         self._dealt_while_held: list[Exposure] = []
+        self._held_why: str | None = None  # why the camera's read now held is (Exposure.why)
         self._last_ping = float("-inf")
         self._selector = selectors.DefaultSelector()
         self._selector.register(inbox, selectors.EVENT_READ, "inbox")
@@ -231,6 +232,11 @@ class Service:
             return
         events = self.deal.expose(reading.card, sure=exposure.sure)
         self._record(events, "camera", ReadRecord(reading.card, reading.confidence))
+        # Why the camera's read is held, for the operator: glare over the card sends them to
+        # the lamp, where correcting card after card would not help.
+        self._held_why = exposure.why if self.deal.flag is not None else None
+        if self.deal.flag is not None and self._held_why:
+            log.warning("card %d held: %s", self.deal.flag.exposure + 1, self._held_why)
 
     def _reread(self) -> None:
         """The card in view is to be read again: what the camera saw meanwhile is void."""
@@ -352,7 +358,8 @@ class Service:
                 log.exception("output %r failed", output)
 
     def _status_line(self) -> str:
-        held = f", exposure {self.deal.flag.exposure} held" if self.deal.flag else ""
+        why = f": {self._held_why}" if self.deal.flag and self._held_why else ""
+        held = f", exposure {self.deal.flag.exposure} held{why}" if self.deal.flag else ""
         done = " (finished)" if self.deal.is_finished else " (void)" if self.deal.is_voided else ""
         return f"deal {self.journal.deal_id}: {self.deal.exposed} cards{held}{done}"
 
@@ -365,6 +372,7 @@ class Service:
             "finished": self.deal.is_finished,
             "voided": self.deal.is_voided,
             "held": to_json(flag.event) if flag else None,
+            "held_why": self._held_why if flag else None,
             "last": to_json(last),
             "camera": self._alert or "ok",
         }

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.light import face_shown_white, glare_note
 from vision.motion import (
     MotionDetector,
     MotionSettings,
@@ -68,7 +69,9 @@ class ExposureResult:
     """One exposed card: the vote, the frames it was read from, and the beam's check.
 
     ``number`` counts exposures from 0; ``t_rest`` is when the card came to rest (None if it
-    never did); ``t_done`` the time of the frame that settled it.
+    never did); ``t_done`` the time of the frame that settled it. ``shown_white``: the share
+    of the card's face glare showed white on the frames read unsure (their median; None
+    where none was, or no card was found in them).
     """
 
     number: int
@@ -78,6 +81,7 @@ class ExposureResult:
     t_rest: float | None
     t_done: float
     beam: BeamCheck
+    shown_white: float | None = None
 
     @property
     def is_sure(self) -> bool:
@@ -93,11 +97,16 @@ class ExposureResult:
             return "the camera saw a new card that the break-beam did not report"
         named = sorted({r.card.code for r in self.votes if r.card is not None})
         disagree = f"; its frames disagree: {', '.join(named)}" if len(named) > 1 else ""
+        # Glare over the print that tells the card from another holds it on every frame,
+        # and a deal's later frames do not help: the lamp's reflection stays where it is.
+        light = glare_note(self.shown_white)
+        light = f"; {light}" if light else ""
         if self.reading.card is None:
-            return f"unread ({len(self.votes)} frames read, none named it surely{disagree})"
+            return (f"unread ({len(self.votes)} frames read, none named it surely{disagree})"
+                    f"{light}")
         if not self.reading.is_sure:
             code, confidence = self.reading.card.code, self.reading.confidence
-            return f"unsure read {code} ({confidence:.2f}{disagree})"
+            return f"unsure read {code} ({confidence:.2f}{disagree}){light}"
         return None
 
 
@@ -122,6 +131,7 @@ class _Pending:
     readings: list[Reading] = field(default_factory=list)
     frames: list[int] = field(default_factory=list)
     last_read: int = -1
+    shown_white: list[float] = field(default_factory=list)  # on the frames read unsure
 
 
 @dataclass(slots=True)
@@ -314,6 +324,12 @@ class ExposureTracker:
             return
         start = time.perf_counter()
         reading = self.reader.read(frame)
+        if not reading.is_sure:
+            # So the operator hears why a card is held. Only on such frames: the card is
+            # located again and its paper's level measured (some 5 ms on one core).
+            white = face_shown_white(frame)
+            if white is not None:
+                pending.shown_white.append(white)
         self.stats.read_seconds += time.perf_counter() - start
         self.stats.reads += 1
         pending.readings.append(reading)
@@ -339,6 +355,7 @@ class ExposureTracker:
             pending.t_rest,
             self._t,
             pending.beam or BeamCheck.NO_BEAM,
+            float(np.median(pending.shown_white)) if pending.shown_white else None,
         )
 
     def _unseen(self) -> ExposureResult:

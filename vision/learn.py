@@ -20,15 +20,16 @@ import numpy as np
 
 from shoe.cards import FULL_DECK, Card, FaroError
 from vision.descriptors import FINE, describe, describe_ink_and_light, unit
+from vision.light import shown_white
 from vision.locate import locate
-from vision.pairwise import GLARE_RIM, clipped_by_glare, glare_above_light
+from vision.pairwise import GLARE_RIM, glare_above_light
 from vision.profile_checks import OVERRULES
 from vision.quad import CARD_H, CARD_W, CardQuad, quad_from_corners, straighten, trimmed
 from vision.reader import CornerReader, ModelError
 from vision.stored import DeckProfile, stored_fine, stored_ink
 
-__all__ = ["GLARE_WARNING", "DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError",
-           "face_shown_white", "learn_profile", "learning_glare"]
+__all__ = ["DarkDeckError", "LearnOutcome", "LearnProblem", "OrderError", "learn_profile",
+           "learning_glare"]
 
 #: Two cards of one deck this alike cannot be told apart by their descriptors.
 _TOO_ALIKE = 0.985
@@ -47,9 +48,6 @@ _BROAD_PRINT = 0.8
 _BOX_BAND = 0.03
 _BAND_REACH = 0.12
 _GAP, _NOT_PAPER = 0.35, 0.85
-#: Glare that clipped this share of a card's face white in the pass, or more, is worth the
-#: user's knowing (LearnOutcome.glare_clipped): half a pip (a pip is some 2% of the face).
-GLARE_WARNING = 0.01
 
 
 class OrderError(FaroError, ValueError):
@@ -175,7 +173,7 @@ def _build(located: list[tuple[Card, list[np.ndarray], list[np.ndarray]]],
         dark.append(_is_dark(cards[0]))
         inks, papers = zip(*(describe_ink_and_light(c) for c in cards), strict=True)
         lights.append(np.mean(papers, axis=0))
-        white.append(_shown_white(papers))
+        white.append(shown_white(papers))
         lit.append(index[card])
         described = [describe(c) for c in cards]
         w = np.mean([d[0] for d in described], axis=0)
@@ -225,24 +223,6 @@ def learning_glare(lights: list[np.ndarray]) -> np.ndarray:
     glare = glare_above_light(light)
     broad = each < _BROAD_PRINT * light
     return np.stack([cv2.dilate((glare & b).astype(np.uint8), GLARE_RIM) for b in broad])
-
-
-def face_shown_white(frame: np.ndarray) -> float | None:
-    """The share of the card's face in a frame that the light shows white, its print unseen
-    (as LearnOutcome.glare_clipped measures a pass), or None with no card in view: a check
-    of the light before a deal (faro-shoe hw-test)."""
-    quad = locate(frame)
-    if quad is None:
-        return None
-    return _shown_white([describe_ink_and_light(straighten(frame, quad))[1]])
-
-
-def _shown_white(lights: Sequence[np.ndarray]) -> float:
-    """The share of a card's face that glare showed white on most of its frames, from the
-    paper's level on each (vision.descriptors.describe_ink_and_light). Not the ink maps'
-    unknown: that takes in the dealer's thumb, and a big pip printed out to the card's
-    edge looks like one (tango_nuevo's number cards: 47% of the face)."""
-    return float((np.mean([clipped_by_glare(light) for light in lights], axis=0) >= 0.5).mean())
 
 
 def _is_dark(card: np.ndarray) -> bool:

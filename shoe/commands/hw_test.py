@@ -183,12 +183,9 @@ def _camera(config: Any, seconds: float = 2.0) -> str:
 def _light_on_card(image: Any) -> str:
     """What the light does to the card in view: glare that shows its face white hides the
     print there on every frame (docs/READER.md, With a profile, Learning)."""
-    from vision.learn import GLARE_WARNING, face_shown_white
+    from vision.light import face_shown_white, glare_note
 
     white = face_shown_white(image)
     if white is None:
         return "no card in view to judge the light by"
-    if white < GLARE_WARNING:
-        return "the card in view shows no glare white"
-    return (f"glare shows {white:.0%} of the card's face white: print there goes unread; "
-            "angle or dim the light")
+    return glare_note(white) or "the card in view shows no glare white"

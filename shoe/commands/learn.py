@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from shoe.cardfile import parse_cards
     from shoe.commands.common import read_text_input
     from shoe.progress import Progress
-    from vision.learn import GLARE_WARNING, learn_profile
+    from vision.learn import learn_profile
+    from vision.light import GLARE_WARNING
 
     # OpenCV's own warnings (a file it cannot decode) would add a second line to ours.
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)

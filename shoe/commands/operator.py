@@ -32,7 +32,9 @@ COMMANDS = {
                  "Start a new deal: the shuffled deck is in the box.",
                  "  faro-shoe new-deck"),
     "status": ("show the running service's deal",
-               "Show the deal in progress: cards exposed, the held read if any.",
+               "Show the deal in progress: cards exposed, the held read if any, and why the "
+               "camera held it (an unsure or unread card; glare that shows the card's face "
+               "white, which holds card after card until the lamp is angled or dimmed).",
                "  faro-shoe status --json"),
 }
 

@@ -7,7 +7,8 @@ import stat
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from shoe import config as config_module
 from shoe import control, journal
 from shoe.control import ControlServer, Inbox
 from shoe.events import CardCorrected, CardFlagged, Soda, Turn
-from shoe.service import Parts, Service, open_deal
+from shoe.service import Exposure, Parts, Service, open_deal
 
 
 @dataclass
@@ -38,11 +39,16 @@ class Running:
 
 @pytest.fixture
 def running(tmp_path: Path, seam: Any) -> Iterator[Running]:
+    with _run(tmp_path, seam, [seam.sure("5D"), seam.sure("KH"), seam.unsure("KS", 0.6),
+                               seam.sure("2C")]) as run:
+        yield run
+
+
+@contextmanager
+def _run(tmp_path: Path, seam: Any, exposures: list[Exposure]) -> Iterator[Running]:
     config = config_module.parse({"state_dir": str(tmp_path / "state")})
     config.state_dir.mkdir()
-    eyes = seam.ScriptedEyes(
-        [seam.sure("5D"), seam.sure("KH"), seam.unsure("KS", 0.6), seam.sure("2C")]
-    )
+    eyes = seam.ScriptedEyes(exposures)
     output = seam.RecordingOutput()
     inbox = Inbox()
     server = ControlServer(config.control_socket, group_from=config.state_dir)
@@ -51,9 +57,11 @@ def running(tmp_path: Path, seam: Any) -> Iterator[Running]:
                       control=server)
     thread = threading.Thread(target=service.run)
     thread.start()
-    yield Running(service, eyes, output, config.control_socket, thread)
-    service.stop()
-    thread.join(5)
+    try:
+        yield Running(service, eyes, output, config.control_socket, thread)
+    finally:
+        service.stop()
+        thread.join(5)
 
 
 def test_socket_is_for_the_state_dirs_group_only(running: Running) -> None:
@@ -149,3 +157,29 @@ def test_faro_shoe_correct_and_undo_commands(running: Running,
     err = capsys.readouterr().err
     assert "no read is held" in err and "not a card" in err
     assert running.service.deal.exposed == 2
+
+
+def test_status_says_why_the_cameras_read_is_held_until_it_is_resolved(
+    tmp_path: Path, seam: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The tracker's words for a held card (vision.exposures.ExposureResult.problem): glare
+    # over the card sends the operator to the lamp.
+    why = ("unsure read KS (0.60); glare shows 6% of the card's face white: print there goes "
+           "unread; angle or dim the light")
+    glared = replace(seam.unsure("KS", 0.6), why=why)
+    with _run(tmp_path, seam, [seam.sure("5D"), glared, seam.unsure("2C", 0.7)]) as run:
+        run.eyes.release(2)
+        run.wait_for(lambda: run.service.deal.flag is not None)
+        status = control.request(run.socket, "status")
+        assert status["message"].endswith(f"exposure 1 held: {why}")
+        assert status["state"]["held_why"] == why
+        assert f"card 2 held: {why}" in caplog.text
+        control.request(run.socket, "correct", {"card": "KS"})
+        status = control.request(run.socket, "status")
+        assert status["state"]["held_why"] is None and "held" not in status["message"]
+        # A read held with no words from the camera says nothing stale.
+        run.eyes.release(1)
+        run.wait_for(lambda: run.service.deal.flag is not None)
+        status = control.request(run.socket, "status")
+        assert status["message"].endswith("exposure 2 held")
+        assert status["state"]["held_why"] is None

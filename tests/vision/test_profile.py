@@ -16,14 +16,13 @@ from shoe.cards import FULL_DECK, Card, Rank, Suit
 from vision.corpus import render_card
 from vision.descriptors import CORNER, FINE, describe
 from vision.learn import (
-    GLARE_WARNING,
     DarkDeckError,
     OrderError,
     _confusions,
-    face_shown_white,
     learn_profile,
     learning_glare,
 )
+from vision.light import GLARE_WARNING, face_shown_white
 from vision.locate import locate
 from vision.pairwise import compare, fine_ink_map, place, thumb_over
 from vision.profile import ProfileReader
