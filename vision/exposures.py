@@ -99,8 +99,8 @@ class ExposureResult:
         disagree = f"; its frames disagree: {', '.join(named)}" if len(named) > 1 else ""
         # Glare over the print that tells the card from another holds it on every frame,
         # and a deal's later frames do not help: the lamp's reflection stays where it is.
-        light = glare_note(self.shown_white)
-        light = f"; {light}" if light else ""
+        note = glare_note(self.shown_white)
+        light = f"; {note}" if note else ""
         if self.reading.card is None:
             return (f"unread ({len(self.votes)} frames read, none named it surely{disagree})"
                     f"{light}")

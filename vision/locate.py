@@ -20,7 +20,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.outline import AT_PICTURE_EDGE, fit_quad, refine_sides, rough_sides
+from vision.outline import fit_quad, near_picture_edges, refine_sides, rough_sides
 from vision.pixels import darkest_channel
 from vision.quad import CARD_H, CARD_W, CardQuad, plausible, quad_from_corners, straighten
 from vision.region import (
@@ -366,11 +366,9 @@ def _confirmed(lightness: np.ndarray, corners_small: np.ndarray, scale: float,
     # The box's metal frame lies between the card and the picture's sides; a region that
     # runs into a side is cloth or the box, not the card, unless ``at_side`` (the last try)
     # and into one side only, clear of the top and the bottom (cloth runs on past them).
-    xs, ys = rough.array().T
-    near, far_x, far_y = AT_PICTURE_EDGE, w - 1 - AT_PICTURE_EDGE, h - 1 - AT_PICTURE_EDGE
-    left, right = xs.min() < near, xs.max() > far_x
-    if (left or right) and (not at_side or (left and right) or ys.min() < near
-                            or ys.max() > far_y):
+    near = near_picture_edges(rough.array(), (h, w))
+    left, right, top, bottom = (bool(near[:, side].any()) for side in range(4))
+    if (left or right) and (not at_side or (left and right) or top or bottom):
         return None
     refined = refine_sides(lightness, rough.array())
     quad = None if refined is None else quad_from_corners(refined)

@@ -11,15 +11,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["AT_PICTURE_EDGE", "fit_quad", "refine_sides", "rough_sides"]
+__all__ = ["fit_quad", "near_picture_edges", "refine_sides", "rough_sides"]
 
 #: How far (full-resolution pixels) the exact edge may lie from the rough outline.
 _SEARCH = 14
 #: Where along each side (shares of its run) refine_sides looks across it.
 _ALONG = np.linspace(0.15, 0.85, 18, dtype=np.float32)
-#: A side whose both ends lie this close (pixels) to one edge of the picture is that edge:
-#: the card runs on past it (a camera set off centre, vision.locate).
-AT_PICTURE_EDGE = 8
+#: A point this close (pixels) to an edge of the picture is at it: a side whose both ends
+#: are is that edge, and the card runs on past it (a camera set off centre, vision.locate).
+_AT_PICTURE_EDGE = 8
 
 
 def fit_quad(hull: np.ndarray) -> np.ndarray:
@@ -190,7 +190,7 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
     hits = base + offsets[steepest][:, None] * normal
     lines = []
     for i, side_rows in enumerate(np.split(np.arange(len(fall)), 4)):
-        if _along_picture_edge(quad[i], quad[(i + 1) % 4], lightness.shape):
+        if near_picture_edges(quad[[i, (i + 1) % 4]], lightness.shape).all(axis=0).any():
             # No edge to find: a search across it once settled on the print or the noise
             # within, and tilted the sides it meets.
             side = quad[(i + 1) % 4] - quad[i]
@@ -219,10 +219,10 @@ def refine_sides(lightness: np.ndarray, quad: np.ndarray, inward: int = _SEARCH,
     return refined
 
 
-def _along_picture_edge(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether the side from ``a`` to ``b`` runs along one edge of a picture of ``shape``."""
+def near_picture_edges(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """For each point (x, y), whether it lies at the picture's left, right, top and bottom
+    edge (n x 4 bool), in a picture of ``shape``."""
     h, w = shape[:2]
-    both = np.array([a, b])
-    return bool((both[:, 0] < AT_PICTURE_EDGE).all() or (both[:, 0] > w - 1 - AT_PICTURE_EDGE).all()
-                or (both[:, 1] < AT_PICTURE_EDGE).all()
-                or (both[:, 1] > h - 1 - AT_PICTURE_EDGE).all())
+    xs, ys = np.asarray(points, np.float32).T
+    near = _AT_PICTURE_EDGE
+    return np.stack([xs < near, xs > w - 1 - near, ys < near, ys > h - 1 - near], axis=1)
