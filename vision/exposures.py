@@ -69,9 +69,9 @@ class ExposureResult:
     """One exposed card: the vote, the frames it was read from, and the beam's check.
 
     ``number`` counts exposures from 0; ``t_rest`` is when the card came to rest (None if it
-    never did); ``t_done`` the time of the frame that settled it. ``shown_white``: the share
-    of the card's face glare showed white on the frames read unsure (their median; None
-    where none was, or no card was found in them).
+    never did); ``t_done`` the time of the frame that settled it. ``shown_white``, for a card
+    not read surely: the share of its face glare showed white on the frames read unsure
+    (their median; None where none was, or no card was found in them).
     """
 
     number: int
@@ -131,7 +131,8 @@ class _Pending:
     readings: list[Reading] = field(default_factory=list)
     frames: list[int] = field(default_factory=list)
     last_read: int = -1
-    shown_white: list[float] = field(default_factory=list)  # on the frames read unsure
+    # The frames read unsure, copied (a camera may reuse its buffer), for _shown_white.
+    unsure_frames: list[np.ndarray] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -325,11 +326,7 @@ class ExposureTracker:
         start = time.perf_counter()
         reading = self.reader.read(frame)
         if not reading.is_sure:
-            # So the operator hears why a card is held. Only on such frames: the card is
-            # located again and its paper's level measured (some 5 ms on one core).
-            white = face_shown_white(frame)
-            if white is not None:
-                pending.shown_white.append(white)
+            pending.unsure_frames.append(frame.copy())
         self.stats.read_seconds += time.perf_counter() - start
         self.stats.reads += 1
         pending.readings.append(reading)
@@ -347,15 +344,16 @@ class ExposureTracker:
 
     def _result(self, pending: _Pending) -> ExposureResult:
         number, self.exposures = self.exposures, self.exposures + 1
+        reading = vote(pending.readings, min_agree=self.min_agree)
         return ExposureResult(
             number,
-            vote(pending.readings, min_agree=self.min_agree),
+            reading,
             tuple(pending.frames),
             tuple(pending.readings),
             pending.t_rest,
             self._t,
             pending.beam or BeamCheck.NO_BEAM,
-            float(np.median(pending.shown_white)) if pending.shown_white else None,
+            None if reading.is_sure else _shown_white(pending.unsure_frames),
         )
 
     def _unseen(self) -> ExposureResult:
@@ -363,6 +361,15 @@ class ExposureTracker:
         return ExposureResult(
             number, Reading(None, 0.0), (), (), None, self._t, BeamCheck.BEAM_ONLY
         )
+
+
+def _shown_white(frames: list[np.ndarray]) -> float | None:
+    """The median share of the card's face glare shows white on these frames, so that the
+    operator of a held card hears why (vision.light); None where no card is found in them.
+    Only for a card held: the card is located again and its paper's level measured, some
+    5 ms a frame on one core, which a card read surely need not spend."""
+    whites = [w for w in map(face_shown_white, frames) if w is not None]
+    return float(np.median(whites)) if whites else None
 
 
 def track(
